@@ -1,0 +1,105 @@
+"""Value types shared by every stage of the reader and by its users (the appliance, the CLI).
+
+They are frozen so a reading can be passed around, cached and compared without defensive copies.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+# The five Qwixx die colours; "unknown" is what the generic (uncalibrated) mode may answer.
+DIE_COLOURS: tuple[str, ...] = ("white", "red", "yellow", "green", "blue")
+COLOURED_DICE: tuple[str, ...] = ("red", "yellow", "green", "blue")
+UNKNOWN_COLOUR = "unknown"
+
+Box = tuple[int, int, int, int]  # x, y, w, h in pixels
+
+
+class ProblemKind(StrEnum):
+    """Why a frame cannot be trusted as a roll. The values are the JSON spelling."""
+
+    MISSING_DIE = "missing_die"
+    EXTRA_DIE = "extra_die"
+    DUPLICATE_COLOUR = "duplicate_colour"
+    REMOVED_DIE_PRESENT = "removed_die_present"
+    COCKED_DIE = "cocked_die"
+    UNREADABLE_VALUE = "unreadable_value"
+    TOO_DARK = "too_dark"
+    OVEREXPOSED = "overexposed"
+    BLURRED = "blurred"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a frame, with a sentence a person understands.
+
+    ``colour`` names the die concerned when there is one (for example the removed die still in
+    the tray), so the appliance can say which die to take out.
+    """
+
+    kind: ProblemKind
+    message: str
+    colour: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {"kind": self.kind.value, "message": self.message}
+        if self.colour is not None:
+            data["colour"] = self.colour
+        return data
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die found in a frame: its colour, its top face, where it is and how sure we are."""
+
+    colour: str
+    value: int | None
+    box: Box
+    centre: tuple[float, float]
+    confidence: float
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "colour": self.colour,
+            "value": self.value,
+            "box": list(self.box),
+            "centre": [round(self.centre[0], 1), round(self.centre[1], 1)],
+            "confidence": round(self.confidence, 3),
+        }
+
+
+@dataclass(frozen=True)
+class RollReading:
+    """Everything read from one frame. ``problems`` is empty only when the roll can be trusted."""
+
+    dice: tuple[DieReading, ...]
+    problems: tuple[Problem, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def white_sum(self) -> int | None:
+        """The sum of the two white dice, or None unless exactly two whites were read."""
+        whites = [d.value for d in self.dice if d.colour == "white"]
+        if len(whites) != 2 or any(v is None for v in whites):
+            return None
+        return int(whites[0]) + int(whites[1])  # type: ignore[arg-type]
+
+    def engine_dice(self) -> dict[str, int]:
+        """The roll in the game log's spelling (white1, white2, red, ...), for a trusted reading.
+
+        White dice are ordered left to right so the same frame always gives the same mapping.
+        """
+        if not self.ok:
+            raise ValueError("a reading with problems cannot be fed to the rules engine")
+        whites = sorted((d for d in self.dice if d.colour == "white"), key=lambda d: d.centre)
+        dice: dict[str, int] = {}
+        for name, die in zip(("white1", "white2"), whites, strict=True):
+            dice[name] = int(die.value)  # type: ignore[arg-type]
+        for die in self.dice:
+            if die.colour in COLOURED_DICE:
+                dice[die.colour] = int(die.value)  # type: ignore[arg-type]
+        return dice

@@ -1,0 +1,28 @@
+"""Shared fixtures: where the shared recorded image sets live.
+
+The sets are read-only and lie beside the checkout (``../shared/datasets``) on developer machines
+and in CI; ``PI_READER_DATASETS`` points elsewhere.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def shared_datasets_dir() -> Path:
+    """The folder holding the shared recorded sets."""
+    configured = os.environ.get("PI_READER_DATASETS")
+    return Path(configured) if configured else REPO_ROOT.parent / "shared" / "datasets"
+
+
+@pytest.fixture(scope="session")
+def datasets_dir() -> Path:
+    path = shared_datasets_dir()
+    if not path.is_dir():
+        pytest.fail(f"the shared data sets are missing at {path}; set PI_READER_DATASETS")
+    return path
