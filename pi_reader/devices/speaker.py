@@ -1,0 +1,170 @@
+"""Speech: the Speaker interface, espeak-ng through a non-blocking queue, and two stand-ins.
+
+``say(text)`` must never hold up the camera loop, so :class:`EspeakSpeaker` puts texts on a queue
+that one worker thread speaks in order. ``close()`` lets the worker finish what is queued (up to a
+timeout) so the final scores are heard before the service stops.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import shutil
+import subprocess
+import sys
+import threading
+from typing import Protocol, TextIO, runtime_checkable
+
+from pi_reader.devices.errors import DeviceClosed, SpeakerUnavailable
+
+log = logging.getLogger(__name__)
+
+
+@runtime_checkable
+class Speaker(Protocol):
+    """Says short texts aloud, in order, without blocking the caller."""
+
+    def say(self, text: str) -> None:
+        """Queue ``text`` to be spoken; returns at once. DeviceClosed after close()."""
+
+    def close(self) -> None:
+        """Finish speaking what is queued (bounded wait), then release resources."""
+
+
+class FakeSpeaker:
+    """Records every text in ``spoken`` (synchronously, so tests need no waiting)."""
+
+    def __init__(self) -> None:
+        self.spoken: list[str] = []
+        self.closed = False
+
+    def say(self, text: str) -> None:
+        if self.closed:
+            raise DeviceClosed("speaker is closed")
+        self.spoken.append(text)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class PrintSpeaker:
+    """For ``--no-hardware`` and as the stand-in for a missing speaker: prints ``SAY: text``."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self._stream = stream
+        self.closed = False
+
+    def say(self, text: str) -> None:
+        if self.closed:
+            raise DeviceClosed("speaker is closed")
+        print(f"SAY: {text}", file=self._stream or sys.stdout, flush=True)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+_STOP = object()
+
+
+class EspeakSpeaker:
+    """espeak-ng renders each text to WAV on its stdout, piped into ``aplay`` (no shell involved).
+
+    ``language`` picks the espeak-ng voice (``en``, ``ru``, ``uk``, ``es``, ``de``, ``fa``, ...)
+    unless ``voice`` names one explicitly (``en-us``, ``en+f3``); ``rate`` is words per minute;
+    ``device`` is an ALSA device for ``aplay -D`` (None: the default card). The text goes to
+    espeak-ng on stdin, so a text starting with ``-`` is never read as an option.
+
+    Raises SpeakerUnavailable at construction when either program is missing, so the appliance
+    can say so once and run on without speech. A failure while speaking (no sound card, a killed
+    player) is logged and counted in ``failures``; it never reaches the caller.
+    """
+
+    def __init__(
+        self,
+        language: str = "en",
+        *,
+        voice: str | None = None,
+        rate: int = 150,
+        player: str = "aplay",
+        device: str | None = None,
+        espeak: str = "espeak-ng",
+        timeout: float = 30.0,
+    ) -> None:
+        espeak_path = shutil.which(espeak)
+        if espeak_path is None:
+            raise SpeakerUnavailable(f"{espeak} is not installed (sudo apt install espeak-ng)")
+        player_path = shutil.which(player)
+        if player_path is None:
+            raise SpeakerUnavailable(f"{player} is not installed (sudo apt install alsa-utils)")
+        self.synth_command = [espeak_path, "-v", voice or language, "-s", str(rate), "--stdout"]
+        self.play_command = [player_path, "-q", *(["-D", device] if device else [])]
+        self.timeout = timeout
+        self.failures = 0
+        self._queue: queue.Queue[object] = queue.Queue()
+        self._closed = False
+        self._worker = threading.Thread(target=self._run, name="espeak-speaker", daemon=True)
+        self._worker.start()
+
+    def say(self, text: str) -> None:
+        if self._closed:
+            raise DeviceClosed("speaker is closed")
+        if text.strip():
+            self._queue.put(text)
+
+    def wait_until_idle(self) -> None:
+        """Block until everything queued so far has been spoken (for tests and shutdown)."""
+        self._queue.join()
+
+    def close(self, timeout: float = 10.0) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._queue.put(_STOP)
+        self._worker.join(timeout)
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            try:
+                if item is _STOP:
+                    return
+                self._speak(str(item))
+            finally:
+                self._queue.task_done()
+
+    def _speak(self, text: str) -> None:
+        try:
+            synth = subprocess.Popen(
+                self.synth_command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+            )
+        except OSError as error:
+            self._fail(text, str(error))
+            return
+        try:
+            player = subprocess.Popen(self.play_command, stdin=synth.stdout, stderr=subprocess.PIPE)
+        except OSError as error:
+            synth.kill()
+            synth.communicate()
+            self._fail(text, str(error))
+            return
+        assert synth.stdout is not None  # for the type checker: we asked for a pipe
+        synth.stdout.close()  # the player owns the read end now
+        try:
+            _, synth_errors = synth.communicate(text.encode("utf-8"), timeout=self.timeout)
+            _, player_errors = player.communicate(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            for process in (synth, player):
+                process.kill()
+                process.communicate()
+            self._fail(text, f"took longer than {self.timeout} s")
+            return
+        if synth.returncode != 0 or player.returncode != 0:
+            details = (synth_errors + player_errors).decode("utf-8", "replace").strip()
+            self._fail(text, details or f"exit {synth.returncode}/{player.returncode}")
+
+    def _fail(self, text: str, reason: str) -> None:
+        self.failures += 1
+        log.warning("could not speak %r: %s", text, reason)

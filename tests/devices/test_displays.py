@@ -1,0 +1,121 @@
+"""The displays: the fitting policy, the console box, the fake, and the LCD through RPLCD."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+import RPLCD.i2c
+
+from pi_reader.devices.display import (
+    ConsoleDisplay,
+    Display,
+    FakeDisplay,
+    LcdDisplay,
+    fit_lines,
+)
+from pi_reader.devices.errors import DeviceClosed, DisplayUnavailable
+
+
+def test_fit_cuts_long_lines_and_drops_extra_rows() -> None:
+    lines = ["white sum 7", "red 9 yellow 11 green 5", "third"]
+    assert fit_lines(lines, 16, 2) == ("white sum 7", "red 9 yellow 11")
+
+
+def test_fit_normalises_blank_tails_and_newlines() -> None:
+    assert fit_lines(["7", "", ""], 16, 2) == ("7",)
+    assert fit_lines(["a\nb"], 16, 2) == ("a b",)
+    assert fit_lines([], 16, 2) == ()
+    with pytest.raises(TypeError, match="sequence of lines"):
+        fit_lines("seven", 16, 2)
+
+
+def test_fake_display_records_fitted_screens() -> None:
+    display = FakeDisplay(cols=16, rows=2)
+    display.show(["white 7", "take out the red die now"])
+    display.clear()
+    assert display.screens == [("white 7", "take out the red"), ()]
+    assert display.current == ()
+    display.close()
+    with pytest.raises(DeviceClosed):
+        display.show(["x"])
+    assert isinstance(display, Display)
+
+
+def test_console_display_draws_a_box_once_per_change() -> None:
+    stream = io.StringIO()
+    display = ConsoleDisplay(cols=8, rows=2, stream=stream)
+    display.show(["sum 7"])
+    display.show(["sum 7", ""])  # the same screen: not drawn again
+    display.show(["sum 12345678910"])
+    assert stream.getvalue() == (
+        "+--------+\n|sum 7   |\n|        |\n+--------+\n"
+        "+--------+\n|sum 1234|\n|        |\n+--------+\n"
+    )
+
+
+class RecordingBus:
+    """Stands in for smbus2.SMBus: records the bytes written to the PCF8574."""
+
+    fail = False
+
+    def __init__(self, port: int) -> None:
+        if RecordingBus.fail:
+            raise FileNotFoundError(2, "No such file or directory", f"/dev/i2c-{port}")
+        self.port = port
+        self.written: list[tuple[int, int]] = []
+
+    def write_byte(self, address: int, value: int) -> None:
+        if RecordingBus.fail:
+            raise OSError(121, "Remote I/O error")
+        self.written.append((address, value))
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def bus(monkeypatch: pytest.MonkeyPatch) -> type[RecordingBus]:
+    RecordingBus.fail = False
+    monkeypatch.setattr(RPLCD.i2c, "SMBus", RecordingBus)
+    return RecordingBus
+
+
+class SpyLcd(LcdDisplay):
+    """LcdDisplay that also notes the rows it rewrites (the bytes are RPLCD's business)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.rewritten: list[tuple[int, str]] = []
+        super().__init__(**kwargs)
+
+    def _write_row(self, row: int, line: str) -> None:
+        self.rewritten.append((row, line))
+        super()._write_row(row, line)
+
+
+def test_lcd_writes_through_rplcd_to_its_address(bus: type[RecordingBus]) -> None:
+    lcd = SpyLcd(address=0x3F, port=1, cols=16, rows=2)
+    lcd.show(["white 7", "red 9"])
+    lcd.show(["white 7", "red 10"])  # only the second row changed
+    written = lcd._lcd.bus.written
+    assert written and {address for address, _ in written} == {0x3F}
+    assert lcd.rewritten == [(0, "white 7"), (1, "red 9"), (1, "red 10")]
+    lcd.close()
+    lcd.close()
+    with pytest.raises(DeviceClosed):
+        lcd.show(["x"])
+
+
+def test_lcd_missing_bus_is_unavailable(bus: type[RecordingBus]) -> None:
+    bus.fail = True
+    with pytest.raises(DisplayUnavailable, match=r"no LCD answers at I2C address 0x27 on bus 1"):
+        LcdDisplay()
+
+
+def test_lcd_that_drops_off_the_bus(bus: type[RecordingBus]) -> None:
+    lcd = LcdDisplay(cols=20, rows=4)
+    bus.fail = True
+    with pytest.raises(DisplayUnavailable, match="i2cdetect"):
+        lcd.show(["gone"])
+    lcd.close()  # closing a vanished LCD does not raise

@@ -1,0 +1,152 @@
+"""PiCamera against a stand-in ``picamera2`` module: what it asks Picamera2 for, and its errors.
+
+The real Picamera2 only runs on a Raspberry Pi; these tests pin down our side of the contract
+(configuration, the BGR format name, controls, metadata) with a recording stand-in.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any, ClassVar
+
+import numpy as np
+import pytest
+
+from pi_reader.devices.errors import CameraNotStarted, CameraUnavailable
+from pi_reader.devices.picamera import PICAMERA2_BGR_FORMAT, PiCamera
+
+
+class RecordingPicamera2:
+    """Records every call PiCamera makes; behaves like a camera that works."""
+
+    instances: ClassVar[list[RecordingPicamera2]] = []
+    cameras_present = 1
+
+    def __init__(self, camera_num: int = 0) -> None:
+        if camera_num >= self.cameras_present:
+            raise IndexError("list index out of range")
+        self.camera_num = camera_num
+        self.calls: list[tuple[str, Any]] = []
+        self.metadata: dict[str, Any] = {
+            "ExposureTime": 12345,
+            "AnalogueGain": 2.5,
+            "ColourGains": (1.9, 1.6),
+            "Lux": 300.0,
+        }
+        RecordingPicamera2.instances.append(self)
+
+    def create_preview_configuration(self, **kwargs: Any) -> dict[str, Any]:
+        self.calls.append(("create_preview_configuration", kwargs))
+        return {"configuration": kwargs}
+
+    def configure(self, configuration: dict[str, Any]) -> None:
+        self.calls.append(("configure", configuration))
+
+    def start(self) -> None:
+        self.calls.append(("start", None))
+
+    def capture_array(self, stream: str = "main") -> np.ndarray:
+        self.calls.append(("capture_array", stream))
+        width, height = self.calls[0][1]["main"]["size"]
+        return np.zeros((height, width, 3), np.uint8)
+
+    def capture_metadata(self) -> dict[str, Any]:
+        return self.metadata
+
+    def set_controls(self, controls: dict[str, Any]) -> None:
+        self.calls.append(("set_controls", controls))
+
+    def stop(self) -> None:
+        self.calls.append(("stop", None))
+
+    def close(self) -> None:
+        self.calls.append(("close", None))
+
+
+@pytest.fixture
+def picamera2(monkeypatch: pytest.MonkeyPatch) -> type[RecordingPicamera2]:
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = RecordingPicamera2  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    RecordingPicamera2.instances.clear()
+    return RecordingPicamera2
+
+
+def test_streams_bgr_at_the_requested_size(picamera2: type[RecordingPicamera2]) -> None:
+    with PiCamera(resolution=(1024, 768), fps=10) as camera:
+        frame = camera.capture()
+    assert frame.shape == (768, 1024, 3) and frame.dtype == np.uint8
+    calls = picamera2.instances[0].calls
+    assert calls[0] == (
+        "create_preview_configuration",
+        {"main": {"size": (1024, 768), "format": "RGB888"}, "controls": {"FrameRate": 10.0}},
+    )
+    assert [name for name, _ in calls] == [
+        "create_preview_configuration",
+        "configure",
+        "start",
+        "capture_array",
+        "stop",
+        "close",
+    ]
+
+
+def test_format_name_means_bgr_bytes() -> None:
+    # Picamera2 "RGB888" is [B, G, R] in memory (its manual); "BGR888" would hand us RGB.
+    assert PICAMERA2_BGR_FORMAT == "RGB888"
+
+
+def test_apply_controls_freezes_exposure_and_white_balance(
+    picamera2: type[RecordingPicamera2],
+) -> None:
+    with PiCamera() as camera:
+        camera.apply_controls(10000, 2.0, (1.8, 1.5))
+    assert (
+        "set_controls",
+        {
+            "AeEnable": False,
+            "AwbEnable": False,
+            "ExposureTime": 10000,
+            "AnalogueGain": 2.0,
+            "ColourGains": (1.8, 1.5),
+        },
+    ) in picamera2.instances[0].calls
+
+
+def test_auto_controls_reads_the_settled_values(picamera2: type[RecordingPicamera2]) -> None:
+    with PiCamera() as camera:
+        assert camera.auto_controls() == {
+            "exposure_time_us": 12345,
+            "analogue_gain": 2.5,
+            "colour_gains": (1.9, 1.6),
+        }
+        picamera2.instances[0].metadata = {"SensorTimestamp": 1}
+        assert camera.auto_controls() is None
+
+
+def test_no_such_camera(picamera2: type[RecordingPicamera2]) -> None:
+    with pytest.raises(CameraUnavailable, match="no Raspberry Pi camera number 1"):
+        PiCamera(camera_num=1).start()
+
+
+def test_picamera2_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # import raises ImportError
+    with pytest.raises(CameraUnavailable, match="apt install python3-picamera2"):
+        PiCamera().start()
+
+
+def test_controls_need_a_started_camera() -> None:
+    with pytest.raises(CameraNotStarted):
+        PiCamera().apply_controls(1, 1.0, (1.0, 1.0))
+    PiCamera().stop()  # stopping a camera never started is harmless
+
+
+def test_on_a_real_pi() -> None:
+    picamera2 = pytest.importorskip("picamera2")
+    if not picamera2.Picamera2.global_camera_info():
+        pytest.skip("no camera attached to this Raspberry Pi")
+    with PiCamera(resolution=(640, 480)) as camera:
+        frame = camera.capture()
+        assert frame.shape == (480, 640, 3)
+        assert camera.auto_controls() is not None

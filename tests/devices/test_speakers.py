@@ -1,0 +1,110 @@
+"""The speakers: the fakes, and espeak-ng through a player, with real subprocesses."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import stat
+import time
+from pathlib import Path
+
+import pytest
+
+from pi_reader.devices.errors import DeviceClosed, SpeakerUnavailable
+from pi_reader.devices.speaker import EspeakSpeaker, FakeSpeaker, PrintSpeaker, Speaker
+
+# "seven" in the six languages of the game (non-Latin scripts on purpose).
+SEVEN = {"en": "seven", "ru": "семь", "uk": "сім", "es": "siete", "de": "sieben", "fa": "هفت"}
+
+
+def test_fake_speaker_records_in_order() -> None:
+    speaker = FakeSpeaker()
+    speaker.say("seven")
+    speaker.say("red locked")
+    assert speaker.spoken == ["seven", "red locked"]
+    speaker.close()
+    with pytest.raises(DeviceClosed):
+        speaker.say("too late")
+    assert isinstance(speaker, Speaker)
+
+
+def test_print_speaker() -> None:
+    stream = io.StringIO()
+    speaker = PrintSpeaker(stream)
+    speaker.say("seven")
+    assert stream.getvalue() == "SAY: seven\n"
+
+
+def test_missing_espeak_is_reported_at_construction(tmp_path: Path) -> None:
+    with pytest.raises(SpeakerUnavailable, match="apt install espeak-ng"):
+        EspeakSpeaker(espeak=str(tmp_path / "no-espeak"))
+
+
+def test_missing_player_is_reported_at_construction(tmp_path: Path) -> None:
+    fake_espeak = make_script(tmp_path / "espeak-ng", "cat >/dev/null")
+    with pytest.raises(SpeakerUnavailable, match="apt install alsa-utils"):
+        EspeakSpeaker(espeak=str(fake_espeak), player=str(tmp_path / "no-aplay"))
+
+
+def make_script(path: Path, body: str) -> Path:
+    path.write_text(f"#!/bin/sh\n{body}\n")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def test_pipes_text_through_synth_into_player_without_a_shell(tmp_path: Path) -> None:
+    # The synth stand-in writes its arguments and the text it read; the player stores its input.
+    synth = make_script(tmp_path / "espeak-ng", 'echo "args: $*"; cat')
+    heard = tmp_path / "heard.txt"
+    player = make_script(tmp_path / "aplay", f'echo "$*" > {tmp_path}/player-args; cat >> {heard}')
+    speaker = EspeakSpeaker(
+        "ru", rate=170, espeak=str(synth), player=str(player), device="plughw:1,0"
+    )
+    started = time.monotonic()
+    speaker.say(SEVEN["ru"])
+    speaker.say("-rf; not an option $(whoami)")
+    queued_in = time.monotonic() - started
+    speaker.wait_until_idle()
+    speaker.close()
+    assert queued_in < 5  # say() queues; it does not wait for the player (loose: no timing test)
+    text = heard.read_text("utf-8")
+    header = "args: -v ru -s 170 --stdout\n"
+    assert text == f"{header}{SEVEN['ru']}{header}-rf; not an option $(whoami)"
+    assert (tmp_path / "player-args").read_text().split() == ["-q", "-D", "plughw:1,0"]
+    assert speaker.failures == 0
+
+
+def test_a_failing_player_is_counted_not_raised(tmp_path: Path) -> None:
+    synth = make_script(tmp_path / "espeak-ng", "cat")
+    player = make_script(tmp_path / "aplay", "cat >/dev/null; echo 'no soundcard' >&2; exit 1")
+    speaker = EspeakSpeaker(espeak=str(synth), player=str(player))
+    speaker.say("seven")
+    speaker.wait_until_idle()
+    assert speaker.failures == 1
+    speaker.close()
+    with pytest.raises(DeviceClosed):
+        speaker.say("eight")
+
+
+def test_close_speaks_what_is_queued(tmp_path: Path) -> None:
+    synth = make_script(tmp_path / "espeak-ng", "cat")
+    heard = tmp_path / "heard.txt"
+    player = make_script(tmp_path / "aplay", f"cat >> {heard}; echo >> {heard}")
+    speaker = EspeakSpeaker(espeak=str(synth), player=str(player))
+    for word in ("one", "two", "three"):
+        speaker.say(word)
+    speaker.say("   ")  # blank texts are not spoken
+    speaker.close()
+    assert heard.read_text().split() == ["one", "two", "three"]
+
+
+@pytest.mark.skipif(
+    not (shutil.which("espeak-ng") and shutil.which("aplay")), reason="espeak-ng/aplay absent"
+)
+@pytest.mark.parametrize("language", ["en", "ru", "uk", "es", "de", "fa"])
+def test_real_espeak_into_the_null_device(language: str) -> None:
+    speaker = EspeakSpeaker(language, device="null")
+    speaker.say(SEVEN[language])
+    speaker.wait_until_idle()
+    speaker.close()
+    assert speaker.failures == 0
