@@ -18,6 +18,7 @@ buttons     ``ButtonPanel``       ``Buttons``                                 ``
 ==========  ====================  ==========================================  ======================
 """
 
+from pi_reader.devices.bundle import Devices, DeviceWarning, build_devices
 from pi_reader.devices.camera import Camera, ExposureControls, as_bgr_frame, open_camera
 from pi_reader.devices.camera_spec import CameraKind, CameraSpec, parse_camera_spec
 from pi_reader.devices.directory_camera import DirectoryCamera
@@ -75,6 +76,8 @@ __all__ = [
     "ConsoleLeds",
     "DeviceClosed",
     "DeviceError",
+    "DeviceWarning",
+    "Devices",
     "DirectoryCamera",
     "Display",
     "DisplayUnavailable",
@@ -97,6 +100,7 @@ __all__ = [
     "UnknownButton",
     "UnknownColour",
     "as_bgr_frame",
+    "build_devices",
     "fit_lines",
     "open_camera",
     "parse_camera_spec",
