@@ -1,0 +1,160 @@
+"""How well and how fast the dice are found: found / missed / phantom per set and per scenario.
+
+Run: ``python benchmarks/bench_locate.py [--sets NAME ...] [--datasets DIR] [--worst N]``.
+A label die is found when a candidate's box overlaps it with IoU >= 0.5 or the candidate's centre
+lies inside it; each candidate matches at most one die. Unmatched candidates are phantoms.
+Rendered sets run calibrated (each scenario learns its scene from its ``calibration`` frame);
+sets without calibration frames run in generic mode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from pi_reader.vision.locate import DieCandidate, LocateError, SceneModel, find_dice, learn_scene
+
+DEFAULT_SETS = ("qwixx-rendered", "qwixx-rendered-touching", "qwixx-rendered-more",
+                "real-d6-overhead")
+
+
+def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    ix = max(0.0, min(ax + aw, bx + bw) - max(ax, bx))
+    iy = max(0.0, min(ay + ah, by + bh) - max(ay, by))
+    inter = ix * iy
+    union = aw * ah + bw * bh - inter
+    return inter / union if union > 0 else 0.0
+
+
+def match(labels: list[dict], found: list[DieCandidate]) -> tuple[list[bool], int]:
+    """Greedy one-to-one matching; returns found-flag per label die and the phantom count."""
+    pairs = []
+    for i, die in enumerate(labels):
+        lx, ly, lw, lh = die["box"]
+        for j, cand in enumerate(found):
+            overlap = iou(tuple(die["box"]), cand.box)
+            cx, cy = cand.centre
+            inside = lx <= cx <= lx + lw and ly <= cy <= ly + lh
+            if overlap >= 0.5 or inside:
+                pairs.append((overlap + (1.0 if inside else 0.0), i, j))
+    hit = [False] * len(labels)
+    used = set()
+    for _, i, j in sorted(pairs, reverse=True):
+        if not hit[i] and j not in used:
+            hit[i] = True
+            used.add(j)
+    return hit, len(found) - len(used)
+
+
+@dataclass
+class Tally:
+    dice: int = 0
+    found: int = 0
+    phantom: int = 0
+    touching: int = 0
+    touching_found: int = 0
+    cocked_flags: int = 0
+    frames: int = 0
+
+    def add(self, other: Tally) -> None:
+        for name in vars(self):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def line(self) -> str:
+        text = (f"frames {self.frames:4d}  dice {self.dice:5d}  found {self.found:5d} "
+                f"({100 * self.found / max(1, self.dice):5.1f}%)  "
+                f"missed {self.dice - self.found:4d}"
+                f"  phantom {self.phantom:4d} ({100 * self.phantom / max(1, self.dice):4.1f}%)"
+                f"  cocked-flags {self.cocked_flags:3d}")
+        if self.touching:
+            text += (f"  touching {self.touching_found}/{self.touching} "
+                     f"({100 * self.touching_found / self.touching:.1f}%)")
+        return text
+
+
+@dataclass
+class SetResult:
+    total: Tally = field(default_factory=Tally)
+    scenarios: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
+    ms: list[float] = field(default_factory=list)
+    worst: list[tuple[int, str]] = field(default_factory=list)
+    calibration_failures: list[str] = field(default_factory=list)
+
+
+def run_set(root: Path) -> SetResult:
+    rows = [json.loads(line) for line in (root / "labels.jsonl").read_text().splitlines() if line]
+    scenes: dict[str, SceneModel | None] = {}
+    for row in rows:
+        if row["kind"] == "calibration":
+            image = cv2.imread(str(root / row["image"]))
+            try:
+                scenes[row.get("scenario", "")] = learn_scene(image, len(row["dice"]))
+            except LocateError as error:
+                scenes[row.get("scenario", "")] = None
+                result_note = f"{row['image']}: {error.reason}"
+                print("calibration failed:", result_note, file=sys.stderr)
+    result = SetResult()
+    for row in rows:
+        if row["kind"] != "roll":
+            continue
+        scenario = row.get("scenario", "")
+        if scenario in scenes and scenes[scenario] is None:
+            result.calibration_failures.append(row["image"])
+            continue
+        image = cv2.imread(str(root / row["image"]))
+        start = time.perf_counter()
+        found = find_dice(image, scenes.get(scenario))
+        result.ms.append(1000 * (time.perf_counter() - start))
+        hit, phantom = match(row["dice"], found)
+        tally = Tally(dice=len(hit), found=sum(hit), phantom=phantom, frames=1,
+                      cocked_flags=sum(c.cocked for c in found))
+        for die, ok in zip(row["dice"], hit, strict=True):
+            if die.get("touching"):
+                tally.touching += 1
+                tally.touching_found += ok
+        result.total.add(tally)
+        result.scenarios[scenario].add(tally)
+        result.worst.append(((len(hit) - sum(hit)) + phantom, row["image"]))
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", nargs="*", default=list(DEFAULT_SETS))
+    beside_repo = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
+    parser.add_argument("--datasets", type=Path,
+                        default=Path(os.environ.get("PI_READER_DATASETS", beside_repo)))
+    parser.add_argument("--worst", type=int, default=5, help="list this many worst frames")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    for name in args.sets:
+        result = run_set(args.datasets / name)
+        ms = np.array(result.ms) if result.ms else np.zeros(1)
+        print(f"== {name}")
+        print("   all      " + result.total.line())
+        for scenario in sorted(result.scenarios):
+            if scenario:
+                print(f"   {scenario:8s} " + result.scenarios[scenario].line())
+        print(f"   ms/frame mean {ms.mean():.1f}  p95 {np.percentile(ms, 95):.1f}  "
+              f"max {ms.max():.1f}")
+        if result.calibration_failures:
+            print(f"   frames skipped (calibration failed): {len(result.calibration_failures)}")
+        worst = [f"{img} ({n})" for n, img in sorted(result.worst, reverse=True)[:args.worst] if n]
+        if worst:
+            print("   worst: " + ", ".join(worst))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

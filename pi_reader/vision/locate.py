@@ -1,0 +1,261 @@
+"""Finding the dice in a frame, and saying which of them are not lying flat.
+
+Two modes share one pipeline (foreground mask -> blobs -> one piece per die):
+
+* calibrated: a :class:`SceneModel` learnt from one frame of the tray with the dice on it gives the
+  tray's colour everywhere (a coarse background image with the dice painted out), the tray's own
+  pixel noise and one die's size. A die is what differs from that tray in colour or is brighter
+  than it; a shadow (same colour, darker) is not.
+* generic (no scene): the same, but the background, the noise and the die size are measured from
+  the frame itself, so any plain surface and any dice size work.
+
+Everything runs on a copy of the frame scaled to :data:`WORK_SIDE` pixels on its long side: a die
+is then still 20 or more pixels across, and the whole search costs a few milliseconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from pi_reader.vision import locate_background as bgm
+from pi_reader.vision import locate_blobs as blobs
+
+WORK_SIDE = 512
+SCENE_VERSION = 1
+# The calibration background is kept on this grid (columns, rows): fine enough for a light's
+# fall-off across the tray, coarse enough that it is a colour model, not a picture.
+BACKGROUND_GRID = (24, 18)
+# A first, coarser grid whose cells are large against a die, so its median ignores the dice.
+ROUGH_GRID = (8, 6)
+
+
+class LocateError(Exception):
+    """The dice cannot be found as asked (for example calibration sees 5 dice, not 6)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class SceneModel:
+    """What calibration learnt about the tray, in a form that survives a JSON round trip.
+
+    ``tray`` is the tray's outline as polygon corners in fractions of the frame's width and
+    height; ``background`` is the empty tray's colour (B, G, R, 0..255) on a grid of
+    ``[rows][cols]`` cells covering the frame, with its pixel noise; ``die_side_px`` is one die's
+    footprint side (square root of its visible area) in pixels of ``frame_size`` (width, height).
+    """
+
+    tray: tuple[tuple[float, float], ...]
+    background: tuple[tuple[tuple[float, float, float], ...], ...]
+    chroma_noise: float
+    brightness_noise: float
+    die_side_px: float
+    frame_size: tuple[int, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": SCENE_VERSION,
+            "tray": [[round(x, 4), round(y, 4)] for x, y in self.tray],
+            "background": {
+                "bgr": [[[round(v, 1) for v in cell] for cell in row] for row in self.background],
+                "chroma_noise": round(self.chroma_noise, 3),
+                "brightness_noise": round(self.brightness_noise, 3),
+            },
+            "die_side_px": round(self.die_side_px, 2),
+            "frame_size": list(self.frame_size),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SceneModel:
+        """Validate and load; a ValueError names the first thing that is wrong."""
+        if not isinstance(data, dict):
+            raise ValueError("scene model: expected a JSON object")
+        if data.get("version") != SCENE_VERSION:
+            raise ValueError(f"scene model: unsupported version {data.get('version')!r} "
+                             f"(expected {SCENE_VERSION})")
+        try:
+            tray = tuple((_number(p[0], "tray x", 0, 1), _number(p[1], "tray y", 0, 1))
+                         for p in _list(data["tray"], "tray"))
+            if len(tray) < 3:
+                raise ValueError("scene model: tray needs at least 3 corners")
+            bgd = data["background"]
+            if not isinstance(bgd, dict):
+                raise ValueError("scene model: background must be an object")
+            grid = tuple(
+                tuple(tuple(_number(v, "background colour", 0, 255)
+                            for v in _list(cell, "background cell", 3))
+                      for cell in _list(row, "background row"))
+                for row in _list(bgd["bgr"], "background.bgr"))
+            if not grid or len({len(row) for row in grid}) != 1 or not grid[0]:
+                raise ValueError("scene model: background.bgr must be a non-empty rectangle")
+            frame_size = _list(data["frame_size"], "frame_size", 2)
+            return cls(
+                tray=tray,
+                background=grid,
+                chroma_noise=_number(bgd["chroma_noise"], "chroma_noise", 1e-6, 1e6),
+                brightness_noise=_number(bgd["brightness_noise"], "brightness_noise", 1e-6, 1e6),
+                die_side_px=_number(data["die_side_px"], "die_side_px", 2, 1e5),
+                frame_size=(int(_number(frame_size[0], "frame width", 1, 1e6)),
+                            int(_number(frame_size[1], "frame height", 1, 1e6))),
+            )
+        except KeyError as missing:
+            raise ValueError(f"scene model: missing field {missing}") from None
+        except (TypeError, IndexError) as bad:
+            raise ValueError(f"scene model: malformed ({bad})") from None
+
+    def background_image(self) -> np.ndarray:
+        return np.asarray(self.background, np.float32)
+
+
+def _list(value: Any, name: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        want = f"a list of {length}" if length is not None else "a list"
+        raise ValueError(f"scene model: {name} must be {want}, got {value!r:.60}")
+    return value
+
+
+def _number(value: Any, name: str, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise ValueError(f"scene model: {name} must be a number in [{low}, {high}], got {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class DieCandidate:
+    """One die found in a frame, in the frame's own pixels.
+
+    ``box`` holds the whole visible die (top face and any visible side faces); ``top_face`` is the
+    4x2 corners of the footprint's minimum-area rectangle (the top face's best estimate);
+    ``side_px`` the die's side; ``score`` (0..1) how much the piece looks like one whole die.
+    """
+
+    box: tuple[int, int, int, int]
+    top_face: np.ndarray
+    side_px: float
+    mask_area: int
+    cocked: bool
+    score: float
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x, y, w, h = self.box
+        return (x + w / 2.0, y + h / 2.0)
+
+
+def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None) -> list[DieCandidate]:
+    """Every die in the frame, largest score first; calibrated when ``scene`` is given."""
+    small, scale = _working_copy(frame_bgr)
+    if scene is None:
+        return _find_generic(small, scale)
+    background = cv2.resize(scene.background_image(), (small.shape[1], small.shape[0]),
+                            interpolation=cv2.INTER_LINEAR)
+    tray = _tray_mask(scene.tray, small.shape[:2])
+    dist = bgm.distances(small, background, tray > 0)
+    side = scene.die_side_px * frame_bgr.shape[1] / scene.frame_size[0] * scale
+    fg = bgm.foreground(dist, scene.chroma_noise, scene.brightness_noise)
+    mask = blobs.clean_mask(fg & tray, side)
+    pieces = blobs.pieces_from_mask(mask, side * side)
+    return _candidates(pieces, scale)
+
+
+def learn_scene(frame_bgr: np.ndarray, expected_dice: int = 6) -> SceneModel:
+    """Learn the tray from one frame holding exactly ``expected_dice`` dice lying flat."""
+    small, scale = _working_copy(frame_bgr)
+    rough = bgm.robust_grid(small, ROUGH_GRID)
+    found = _find_with_background(small, cv2.resize(rough, (small.shape[1], small.shape[0])))
+    if found is None:
+        raise LocateError("calibration: no dice found on the tray")
+    pieces, _, _, side = found
+    dice_mask = np.zeros(small.shape[:2], np.uint8)
+    for piece in pieces:
+        dice_mask[piece.points[:, 1], piece.points[:, 0]] = 1
+    # Paint the dice (and their shadows) out, then model the tray on a finer grid.
+    grow = max(3, int(side))
+    dice_mask = cv2.dilate(dice_mask, np.ones((grow, grow), np.uint8))
+    grid = bgm.robust_grid(small, BACKGROUND_GRID, ignore=dice_mask > 0)
+    background = cv2.resize(grid, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
+    dist = bgm.distances(small, background, dice_mask == 0)
+    chroma_noise, bright_noise = bgm.noise_levels(dist, dice_mask == 0)
+    mask = blobs.clean_mask(bgm.foreground(dist, chroma_noise, bright_noise), side)
+    pieces = blobs.pieces_from_mask(mask, side * side)
+    _check_calibration_dice(pieces, expected_dice)
+    side = float(np.median([np.sqrt(p.area) for p in pieces]))
+    h, w = frame_bgr.shape[:2]
+    return SceneModel(
+        tray=((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)),
+        background=tuple(tuple(tuple(float(v) for v in cell) for cell in row) for row in grid),
+        chroma_noise=chroma_noise,
+        brightness_noise=bright_noise,
+        die_side_px=side / scale,
+        frame_size=(w, h),
+    )
+
+
+def _check_calibration_dice(pieces: list[blobs.Piece], expected: int) -> None:
+    if len(pieces) != expected:
+        raise LocateError(f"calibration: found {len(pieces)} dice, expected exactly {expected}; "
+                          "lay all the dice apart on the empty tray and try again")
+
+
+def _find_generic(small: np.ndarray, scale: float) -> list[DieCandidate]:
+    rough = bgm.robust_grid(small, ROUGH_GRID)
+    found = _find_with_background(small, cv2.resize(rough, (small.shape[1], small.shape[0])))
+    if found is None:
+        return []
+    pieces, _, _, _ = found
+    return _candidates(pieces, scale)
+
+
+def _find_with_background(small: np.ndarray, background: np.ndarray
+                          ) -> tuple[list[blobs.Piece], float, float, float] | None:
+    """Find dice of unknown size against a background estimate, measuring noise and size here."""
+    dist = bgm.distances(small, background)
+    chroma_noise, bright_noise = bgm.noise_levels(dist)
+    fg = bgm.foreground(dist, chroma_noise, bright_noise)
+    raw = blobs.fill_holes(fg)
+    min_area = (max(small.shape[:2]) / 100.0) ** 2
+    area = blobs.typical_die_area(blobs.clean_mask(raw, np.sqrt(min_area) * 3), min_area)
+    if area is None:
+        return None
+    side = float(np.sqrt(area))
+    mask = blobs.clean_mask(fg, side)
+    return blobs.pieces_from_mask(mask, area), chroma_noise, bright_noise, side
+
+
+def _working_copy(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:
+    if not isinstance(frame_bgr, np.ndarray) or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
+        raise ValueError("find_dice: expected an HxWx3 BGR image")
+    if frame_bgr.dtype != np.uint8:
+        raise ValueError(f"find_dice: expected 8-bit pixels, got {frame_bgr.dtype}")
+    h, w = frame_bgr.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h, w))
+    small = frame_bgr if scale == 1.0 else cv2.resize(
+        frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(small, (3, 3), 0), scale
+
+
+def _tray_mask(tray: tuple[tuple[float, float], ...], shape: tuple[int, int]) -> np.ndarray:
+    h, w = shape
+    poly = np.array([[x * (w - 1), y * (h - 1)] for x, y in tray], np.float32)
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 1)
+    return mask
+
+
+def _candidates(pieces: list[blobs.Piece], scale: float) -> list[DieCandidate]:
+    out = []
+    for p in pieces:
+        x, y, w, h = cv2.boundingRect(p.points)
+        box = (int(np.floor(x / scale)), int(np.floor(y / scale)),
+               int(np.ceil(w / scale)), int(np.ceil(h / scale)))
+        corners = (cv2.boxPoints(p.rect) / scale).astype(np.float32)
+        out.append(DieCandidate(box=box, top_face=corners, side_px=float(np.sqrt(p.area) / scale),
+                                mask_area=round(p.area / scale / scale), cocked=p.cocked,
+                                score=p.score))
+    return sorted(out, key=lambda c: -c.score)

@@ -1,0 +1,117 @@
+"""Telling dice from tray: a smooth background model and a shadow-blind foreground mask.
+
+Each pixel's colour vector is compared with the tray's colour vector at that place. The part of
+the pixel orthogonal to the tray's colour direction is a change of hue or saturation (a die); the
+part along it says how bright the pixel is against the tray. A shadow only scales the tray's
+colour down, so it has no orthogonal part and is darker, never brighter: testing "other colour"
+or "brighter", and never "darker", leaves shadows out. Distances are divided by the tray's own
+pixel noise so one threshold fits a glossy white board and a grainy dark felt alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# A pixel is surely foreground this many noise units away from the tray ...
+STRONG_Z = 7.0
+# ... and is foreground at half that distance when it touches a surely-foreground pixel
+# (hysteresis keeps a white die's faint edge on a pale tray attached to its bright top).
+WEAK_Z = 7.0
+# Noise floors (in 0..255 units) so a perfectly clean synthetic tray does not turn every JPEG
+# ripple into a die.
+MIN_NOISE = 1.5
+
+_SUM = np.ones((1, 3), np.float32)
+
+
+def robust_grid(image_bgr: np.ndarray, grid: tuple[int, int], ignore: np.ndarray | None = None
+                ) -> np.ndarray:
+    """Per-cell median colour on a ``grid`` = (cols, rows), skipping ``ignore`` pixels.
+
+    The median keeps a die that covers part of a cell from leaking into the tray colour; cells
+    with too few tray pixels are filled from their neighbours.
+    """
+    cols, rows = grid
+    h, w = image_bgr.shape[:2]
+    out = np.zeros((rows, cols, 3), np.float32)
+    missing = np.zeros((rows, cols), np.uint8)
+    for r in range(rows):
+        y0, y1 = r * h // rows, (r + 1) * h // rows
+        for c in range(cols):
+            x0, x1 = c * w // cols, (c + 1) * w // cols
+            cell = image_bgr[y0:y1, x0:x1].reshape(-1, 3)
+            if ignore is not None:
+                keep = ~ignore[y0:y1, x0:x1].reshape(-1)
+                if keep.sum() < 0.2 * keep.size:
+                    missing[r, c] = 1
+                    continue
+                cell = cell[keep]
+            out[r, c] = np.median(cell, axis=0)
+    if missing.any():
+        if missing.all():
+            raise ValueError("no tray pixels left to model the background")
+        filled = cv2.inpaint(np.clip(out, 0, 255).astype(np.uint8), missing, 2, cv2.INPAINT_TELEA)
+        out[missing > 0] = filled[missing > 0]
+    return out
+
+
+@dataclass(frozen=True)
+class Distances:
+    """Per pixel: colour change orthogonal to the tray colour, and brightness above the tray."""
+
+    other_colour: np.ndarray  # HxW float32, >= 0
+    brighter: np.ndarray  # HxW float32, signed
+
+
+def distances(image_bgr: np.ndarray, background_bgr: np.ndarray,
+              sample: np.ndarray | None = None) -> Distances:
+    """Compare a frame with the tray background (both HxWx3, same size).
+
+    Exposure and white-balance drift since calibration is removed first: a per-channel gain, the
+    median ratio frame / background over ``sample`` pixels (dice cover little of a tray).
+    """
+    img = image_bgr.astype(np.float32)
+    bg = background_bgr.astype(np.float32) + 1.0
+    step = 4
+    ratios = (img[::step, ::step] + 1.0) / bg[::step, ::step]
+    if sample is not None:
+        ratios = ratios[sample[::step, ::step]]
+    gains = np.median(ratios.reshape(-1, 3), axis=0).astype(np.float32)
+    if not np.all(np.isfinite(gains)) or np.any(gains <= 0):
+        gains = np.ones(3, np.float32)
+    bg = bg * gains
+    bg_norm = cv2.sqrt(cv2.transform(cv2.multiply(bg, bg), _SUM))
+    unit = bg / bg_norm[..., None]
+    along = cv2.transform(cv2.multiply(img, unit), _SUM)
+    total = cv2.transform(cv2.multiply(img, img), _SUM)
+    across = cv2.sqrt(cv2.max(total - cv2.multiply(along, along), 0.0))
+    return Distances(across, along - bg_norm)
+
+
+def noise_levels(dist: Distances, tray: np.ndarray | None = None) -> tuple[float, float]:
+    """Robust spread (1.4826 MAD) of the two distances over tray pixels: the scene's own noise."""
+    step = 2
+    across = dist.other_colour[::step, ::step]
+    bright = dist.brighter[::step, ::step]
+    if tray is not None:
+        across = across[tray[::step, ::step]]
+        bright = bright[tray[::step, ::step]]
+    # ``across`` is a length, so its median is already a spread.
+    colour_noise = 1.4826 * float(np.median(across))
+    bright_noise = 1.4826 * float(np.median(np.abs(bright - np.median(bright))))
+    return max(colour_noise, MIN_NOISE), max(bright_noise, MIN_NOISE)
+
+
+def foreground(dist: Distances, colour_noise: float, bright_noise: float) -> np.ndarray:
+    """Pixels that are not tray (nor shadow on the tray), with hysteresis between two levels."""
+    score = cv2.max(dist.other_colour * (1.0 / colour_noise), dist.brighter * (1.0 / bright_noise))
+    strong = (score > STRONG_Z).astype(np.uint8)
+    weak = (score > WEAK_Z).astype(np.uint8)
+    count, labels = cv2.connectedComponents(weak, connectivity=8)
+    keep = np.zeros(count, np.uint8)
+    keep[labels[strong > 0]] = 1
+    keep[0] = 0
+    return keep[labels]

@@ -1,0 +1,139 @@
+"""From a foreground mask to one candidate per die: clean, label, split touching dice, judge.
+
+Touching dice make one blob; the known footprint area of one die says how many dice it holds, and
+k-means on the blob's pixel positions cuts it into that many compact pieces (a chain of square
+dice splits along the seams). A single piece that is elongated or oversized for one die but too
+small for two is a die standing on an edge or leaning: it is reported as cocked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# A piece smaller than this fraction of one die's footprint is a speck, a pip or glare.
+MIN_PIECE_FRACTION = 0.35
+# Rounding of a blob's area in dice: a single flat die's footprint measures up to about 1.4 dice
+# (shadow fringes, side faces on a tilted view), two touching dice at least about 1.6.
+AREA_ROUNDING = 0.45
+# Blobs at least this many dice in area are checked for length too (a chain of two small dice).
+LENGTH_CHECK_AREA = 1.3
+# A flat die's footprint (top face plus thin side slivers) is close to square and about one die
+# side long; a die leaning on another shows two faces: longer than wide, longer than a die and
+# bigger than one (all three must hold, as single cues also fire on flat dice with shadows).
+COCKED_ASPECT = 1.4
+COCKED_LENGTH = 1.35
+COCKED_AREA = 1.15
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One die-sized part of the foreground, at the working scale."""
+
+    points: np.ndarray  # Nx2 int32 (x, y)
+    rect: tuple[tuple[float, float], tuple[float, float], float]  # cv2.minAreaRect
+    area: int
+    die_count_estimate: float  # area / one die's footprint
+    cocked: bool
+    score: float
+
+
+def clean_mask(mask: np.ndarray, die_side: float | None) -> np.ndarray:
+    """Remove specks, bridge a die's dark pips and edges, fill holes."""
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    if die_side is not None:
+        k = max(3, round(die_side / 6) | 1)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE,
+                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return fill_holes(mask)
+
+
+def fill_holes(mask: np.ndarray) -> np.ndarray:
+    h, w = mask.shape
+    flood = np.zeros((h + 2, w + 2), np.uint8)
+    flood[1:-1, 1:-1] = mask
+    cv2.floodFill(flood, None, (0, 0), 2)
+    return (flood[1:-1, 1:-1] != 2).astype(np.uint8)
+
+
+def component_points(mask: np.ndarray, min_area: float) -> list[np.ndarray]:
+    """Pixel positions (x, y) of each connected component at least ``min_area`` big."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for i in range(1, count):
+        if stats[i, cv2.CC_STAT_AREA] < min_area:
+            continue
+        x, y, w, h = stats[i, :4]
+        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
+        out.append(np.stack([xs + x, ys + y], axis=1).astype(np.int32))
+    return out
+
+
+def split_points(points: np.ndarray, k: int) -> list[np.ndarray]:
+    """Cut a blob of ``k`` touching dice into ``k`` compact pieces."""
+    if k <= 1:
+        return [points]
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(7)  # the same frame always splits the same way
+    _, labels, _ = cv2.kmeans(points.astype(np.float32), k, None, criteria, 3,
+                              cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    return [points[labels == i] for i in range(k) if np.any(labels == i)]
+
+
+def judge_piece(points: np.ndarray, die_area: float) -> Piece:
+    rect = cv2.minAreaRect(points.astype(np.float32))
+    (_, _), (rw, rh), _ = rect
+    area = len(points)
+    ratio = area / die_area
+    aspect = max(rw, rh) / max(1.0, min(rw, rh))
+    fill = area / max(1.0, (rw + 1) * (rh + 1))
+    length = max(rw, rh) / np.sqrt(die_area)
+    cocked = aspect > COCKED_ASPECT and length > COCKED_LENGTH and ratio > COCKED_AREA
+    size_fit = float(np.exp(-abs(np.log(max(ratio, 1e-3)))))  # 1 at one die's footprint
+    shape_fit = float(np.clip(fill, 0, 1)) * float(np.clip(2.0 - aspect, 0, 1))
+    score = float(np.clip(0.5 * size_fit + 0.5 * shape_fit, 0, 1))
+    return Piece(points, rect, area, ratio, cocked, score)
+
+
+def pieces_from_mask(mask: np.ndarray, die_area: float) -> list[Piece]:
+    """Label the mask, split every blob that holds several dice, and judge each piece."""
+    pieces: list[Piece] = []
+    for points in component_points(mask, MIN_PIECE_FRACTION * die_area):
+        k = dice_in_blob(points, die_area)
+        for part in split_points(points, k):
+            if len(part) >= MIN_PIECE_FRACTION * die_area:
+                pieces.append(judge_piece(part, die_area))
+    return pieces
+
+
+def dice_in_blob(points: np.ndarray, die_area: float) -> int:
+    """How many dice a blob holds, from its area and, for a blob big enough for two, its length.
+
+    Footprints vary by a fifth with the view angle and the light, so two small-looking touching
+    dice can have the area of one and a half; a chain of dice is however as long as its dice.
+    """
+    by_area = len(points) / die_area
+    count = int(np.floor(by_area + AREA_ROUNDING))
+    if by_area >= LENGTH_CHECK_AREA:
+        (_, _), (rw, rh), _ = cv2.minAreaRect(points.astype(np.float32))
+        by_length = max(rw, rh) / max(1.0, min(rw, rh), np.sqrt(die_area) * 0.8)
+        count = max(count, int(np.floor(by_length + 0.3)))
+    return max(1, count)
+
+
+def typical_die_area(mask: np.ndarray, min_area: float) -> float | None:
+    """One die's footprint measured from the frame: the median area of compact square blobs."""
+    areas = []
+    for points in component_points(mask, min_area):
+        rect = cv2.minAreaRect(points.astype(np.float32))
+        (_, _), (rw, rh), _ = rect
+        aspect = max(rw, rh) / max(1.0, min(rw, rh))
+        fill = len(points) / max(1.0, (rw + 1) * (rh + 1))
+        if aspect < 1.3 and fill > 0.7:
+            areas.append(len(points))
+    if not areas:
+        return None
+    return float(np.median(areas))

@@ -1,0 +1,231 @@
+"""Finding the dice: calibrated mode on rendered frames, touching dice, edited frames.
+
+Frames come from the shared rendered set; edited frames (a die painted out, a die pasted twice, a
+die stretched as if leaning) are made here from them, never by changing labels.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from pi_reader.vision.locate import (
+    DieCandidate,
+    LocateError,
+    SceneModel,
+    find_dice,
+    learn_scene,
+)
+
+RENDERED = "qwixx-rendered"
+TOUCHING = "qwixx-rendered-touching"
+
+
+@cache
+def _rows(root: Path) -> dict[str, dict]:
+    lines = (root / "labels.jsonl").read_text().splitlines()
+    return {row["image"]: row for row in map(json.loads, lines)}
+
+
+def load(datasets_dir: Path, set_name: str, image: str) -> tuple[np.ndarray, list[dict]]:
+    root = datasets_dir / set_name
+    frame = cv2.imread(str(root / image))
+    assert frame is not None, f"cannot read {root / image}"
+    return frame, _rows(root)[image]["dice"]
+
+
+def covers(candidate: DieCandidate, box: list[float]) -> bool:
+    x, y, w, h = box
+    cx, cy = candidate.centre
+    return x <= cx <= x + w and y <= cy <= y + h
+
+
+def assert_one_candidate_per_die(found: list[DieCandidate], dice: list[dict]) -> None:
+    assert len(found) == len(dice), f"found {len(found)} candidates for {len(dice)} dice"
+    for die in dice:
+        hits = [c for c in found if covers(c, die["box"])]
+        assert len(hits) == 1, f"{die['colour']} die at {die['box']}: {len(hits)} candidates"
+
+
+def paint_out(frame: np.ndarray, box: list[float], grow: float = 0.5) -> np.ndarray:
+    """The frame with a die (and its shadow) painted over with the tray around it."""
+    x, y, w, h = box
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    pad_w, pad_h = w * grow, h * grow
+    cv2.rectangle(mask, (int(x - pad_w), int(y - pad_h)), (int(x + w + pad_w), int(y + h + pad_h)),
+                  255, -1)
+    return cv2.inpaint(frame, mask, 5, cv2.INPAINT_TELEA)
+
+
+def die_patch(frame: np.ndarray, box: list[float], grow: float = 0.3) -> np.ndarray:
+    x, y, w, h = box
+    x0, y0 = int(x - w * grow), int(y - h * grow)
+    x1, y1 = int(x + w * (1 + grow)), int(y + h * (1 + grow))
+    return frame[y0:y1, x0:x1].copy()
+
+
+def free_spot(frame: np.ndarray, dice: list[dict], size: tuple[int, int]) -> tuple[int, int]:
+    """Top-left corner for a patch of ``size`` (w, h) far from every labelled die."""
+    h, w = frame.shape[:2]
+    pw, ph = size
+    best, best_gap = (0, 0), -1.0
+    for y in range(40, h - ph - 40, 20):
+        for x in range(40, w - pw - 40, 20):
+            cx, cy = x + pw / 2, y + ph / 2
+            gap = min(np.hypot(cx - (d["box"][0] + d["box"][2] / 2),
+                               cy - (d["box"][1] + d["box"][3] / 2)) for d in dice)
+            if gap > best_gap:
+                best, best_gap = (x, y), gap
+    return best
+
+
+def paste(frame: np.ndarray, patch: np.ndarray, at: tuple[int, int]) -> np.ndarray:
+    """Blend ``patch`` in with its top-left corner at ``at`` (Poisson blending, so the tray
+    around the pasted die takes the light of its new place)."""
+    h, w = patch.shape[:2]
+    mask = np.zeros((h, w), np.uint8)
+    mask[2:-2, 2:-2] = 255
+    centre = (at[0] + w // 2, at[1] + h // 2)
+    return cv2.seamlessClone(patch, frame, mask, centre, cv2.NORMAL_CLONE)
+
+
+@pytest.fixture(scope="module")
+def rendered_scene(datasets_dir: Path) -> SceneModel:
+    frame, _ = load(datasets_dir, RENDERED, "s00/calibration.jpg")
+    return learn_scene(frame)
+
+
+@pytest.mark.parametrize("image", ["s00/roll_001.jpg", "s00/roll_005.jpg"])
+def test_calibrated_mode_finds_each_die_once(datasets_dir, rendered_scene, image):
+    frame, dice = load(datasets_dir, RENDERED, image)
+    found = find_dice(frame, rendered_scene)
+    assert_one_candidate_per_die(found, dice)
+    assert not any(c.cocked for c in found)
+    assert all(0.0 <= c.score <= 1.0 for c in found)
+
+
+def test_calibrated_mode_copes_with_a_tray_close_to_a_die_colour(datasets_dir):
+    # s05: a red die on a red tray, warm 2900 K light, glare and a 16 degree camera tilt.
+    calibration, _ = load(datasets_dir, RENDERED, "s05/calibration.jpg")
+    frame, dice = load(datasets_dir, RENDERED, "s05/roll_002.jpg")
+    assert_one_candidate_per_die(find_dice(frame, learn_scene(calibration)), dice)
+
+
+def test_touching_dice_are_split(datasets_dir):
+    calibration, _ = load(datasets_dir, TOUCHING, "s00/calibration.jpg")
+    frame, dice = load(datasets_dir, TOUCHING, "s00/roll_001.jpg")
+    assert sum(bool(d.get("touching")) for d in dice) >= 3  # a chain of three
+    assert_one_candidate_per_die(find_dice(frame, learn_scene(calibration)), dice)
+
+
+def test_empty_tray_has_no_dice(datasets_dir, rendered_scene):
+    frame, dice = load(datasets_dir, RENDERED, "s00/roll_001.jpg")
+    for die in dice:
+        frame = paint_out(frame, die["box"])
+    assert find_dice(frame, rendered_scene) == []
+
+
+def test_a_die_pasted_twice_gives_seven(datasets_dir, rendered_scene):
+    frame, dice = load(datasets_dir, RENDERED, "s00/roll_001.jpg")
+    patch = die_patch(frame, dice[2]["box"])
+    at = free_spot(frame, dice, (patch.shape[1], patch.shape[0]))
+    found = find_dice(paste(frame, patch, at), rendered_scene)
+    assert len(found) == 7
+    pasted_box = [at[0], at[1], patch.shape[1], patch.shape[0]]
+    assert sum(covers(c, pasted_box) for c in found) == 1
+
+
+def test_a_stretched_die_is_cocked(datasets_dir, rendered_scene):
+    # A die leaning on another shows two faces from above: its footprint is about 1.4 to 1.7
+    # times as long as it is wide. Stretching a flat die's picture makes such a footprint.
+    frame, dice = load(datasets_dir, RENDERED, "s00/roll_001.jpg")
+    patch = die_patch(frame, dice[1]["box"], grow=0.2)  # a square-looking die
+    stretched = cv2.resize(patch, None, fx=1.5, fy=1.0, interpolation=cv2.INTER_LINEAR)
+    at = free_spot(frame, dice, (stretched.shape[1], stretched.shape[0]))
+    found = find_dice(paste(frame, stretched, at), rendered_scene)
+    pasted_box = [at[0], at[1], stretched.shape[1], stretched.shape[0]]
+    leaning = [c for c in found if covers(c, pasted_box)]
+    assert len(leaning) == 1 and leaning[0].cocked
+    assert not any(c.cocked for c in found if c is not leaning[0])
+
+
+def test_learn_scene_measures_the_die_size(datasets_dir, rendered_scene):
+    _, dice = load(datasets_dir, RENDERED, "s00/calibration.jpg")
+    label_sides = [np.sqrt(d["box"][2] * d["box"][3]) for d in dice]
+    assert 0.7 * min(label_sides) < rendered_scene.die_side_px < 1.2 * max(label_sides)
+    assert rendered_scene.frame_size == (1024, 768)
+
+
+def test_learn_scene_refuses_five_dice(datasets_dir):
+    frame, dice = load(datasets_dir, RENDERED, "s00/calibration.jpg")
+    with pytest.raises(LocateError, match="found 5 dice, expected exactly 6"):
+        learn_scene(paint_out(frame, dice[3]["box"]))
+
+
+def test_learn_scene_refuses_seven_dice(datasets_dir):
+    frame, dice = load(datasets_dir, RENDERED, "s00/calibration.jpg")
+    patch = die_patch(frame, dice[1]["box"])
+    at = free_spot(frame, dice, (patch.shape[1], patch.shape[0]))
+    with pytest.raises(LocateError, match="found 7 dice, expected exactly 6"):
+        learn_scene(paste(frame, patch, at))
+
+
+def test_learn_scene_refuses_an_empty_tray(datasets_dir):
+    frame, dice = load(datasets_dir, RENDERED, "s00/calibration.jpg")
+    for die in dice:
+        frame = paint_out(frame, die["box"])
+    with pytest.raises(LocateError, match="calibration"):
+        learn_scene(frame)
+
+
+def test_bad_images_are_refused():
+    with pytest.raises(ValueError, match="HxWx3"):
+        find_dice(np.zeros((10, 10), np.uint8))
+    with pytest.raises(ValueError, match="8-bit"):
+        find_dice(np.zeros((10, 10, 3), np.float32))
+
+
+def test_scene_model_json_round_trip(rendered_scene):
+    data = json.loads(json.dumps(rendered_scene.to_json()))
+    again = SceneModel.from_json(data)
+    assert again.to_json() == data
+    assert again.die_side_px == pytest.approx(rendered_scene.die_side_px, abs=0.01)
+
+
+def _corrupt(data: dict, path: tuple, value) -> dict:
+    data = json.loads(json.dumps(data))
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    if value is KeyError:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize(("path", "value", "message"), [
+    (("version",), 99, "unsupported version 99"),
+    (("die_side_px",), KeyError, "missing field 'die_side_px'"),
+    (("die_side_px",), "big", "die_side_px must be a number"),
+    (("die_side_px",), -3, "die_side_px must be a number"),
+    (("tray",), [[0, 0], [1, 1]], "tray needs at least 3 corners"),
+    (("tray",), [[0, 0], [1, 7], [0, 1]], "tray y must be a number"),
+    (("background", "bgr", 0), [[1, 2, 3]], "background.bgr must be a non-empty rectangle"),
+    (("background", "bgr", 0, 0), [1, 2], "background cell must be a list of 3"),
+    (("background", "chroma_noise"), None, "chroma_noise must be a number"),
+    (("frame_size",), [1024], "frame_size must be a list of 2"),
+])
+def test_scene_model_rejects_bad_json(rendered_scene, path, value, message):
+    with pytest.raises(ValueError, match=message):
+        SceneModel.from_json(_corrupt(rendered_scene.to_json(), path, value))
+
+
+def test_scene_model_rejects_a_non_object():
+    with pytest.raises(ValueError, match="expected a JSON object"):
+        SceneModel.from_json([1, 2, 3])  # type: ignore[arg-type]
