@@ -51,13 +51,18 @@ class Problem:
 
 @dataclass(frozen=True)
 class DieReading:
-    """One die found in a frame: its colour, its top face, where it is and how sure we are."""
+    """One die found in a frame: its colour, its top face, where it is and how sure we are.
+
+    ``colour`` is one of DIE_COLOURS, or UNKNOWN_COLOUR in the generic mode; ``value`` is None
+    when the top face could not be read (a Problem then says so).
+    """
 
     colour: str
     value: int | None
     box: Box
     centre: tuple[float, float]
-    confidence: float
+    confidence: float  # overall: locate's score x colour margin x pips confidence
+    value_confidence: float = 1.0  # the pips reader's own confidence in ``value``
 
     def to_json(self) -> dict[str, object]:
         return {

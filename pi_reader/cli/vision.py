@@ -1,0 +1,210 @@
+"""``pi-reader calibrate``, ``read`` and ``replay``: the reader on files, for people and checks.
+
+``read`` prints one JSON object per image per line with ``--json``. An image that cannot be
+read (missing, corrupt) still gets its line, with empty ``dice``, ``white_sum: null``, an
+``error`` message and no problems; the command goes on with the other images and exits 1 at the
+end. A calibration file that cannot be trusted stops the command at once (exit 2), since every
+image would be read wrongly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from pi_reader.vision.annotate import annotate
+from pi_reader.vision.calibration import Calibration, CalibrationError, calibrate
+from pi_reader.vision.images import ImageError, load_frame
+from pi_reader.vision.reader import read_roll
+from pi_reader.vision.recorded import RecordedSetError, load_recorded_set
+from pi_reader.vision.replay import replay
+from pi_reader.vision.types import COLOURED_DICE, RollReading
+
+EXIT_OK = 0
+EXIT_SOME_FAILED = 1
+EXIT_USAGE = 2
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    cal = subparsers.add_parser(
+        "calibrate", help="learn the tray, dice colours and pips from a frame of the six dice"
+    )
+    cal.add_argument("--image", type=Path, required=True, help="a frame of the six dice")
+    cal.add_argument("--out", type=Path, required=True, help="where to write the calibration")
+    cal.set_defaults(func=run_calibrate)
+
+    read = subparsers.add_parser("read", help="read the dice in image files")
+    read.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
+    read.add_argument("--calibration", type=Path, help="a calibration file (else generic mode)")
+    read.add_argument(
+        "--removed", type=_removed_list, default=(), help="dice out of play, e.g. red,blue"
+    )
+    read.add_argument("--json", action="store_true", help="one JSON object per image per line")
+    read.add_argument("--annotate", type=Path, metavar="DIR", help="write annotated images here")
+    read.set_defaults(func=run_read)
+
+    rep = subparsers.add_parser("replay", help="read a recorded set and score it")
+    rep.add_argument("folder", type=Path, metavar="DIR", help="a folder with labels.jsonl")
+    rep.add_argument("--json", action="store_true", help="the report as one JSON object")
+    rep.add_argument("--annotate", type=Path, metavar="DIR", help="write pictures of mistakes")
+    rep.add_argument(
+        "--generic", action="store_true", help="ignore the calibration frames (generic mode)"
+    )
+    rep.set_defaults(func=run_replay)
+
+
+def _removed_list(text: str) -> tuple[str, ...]:
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    bad = [n for n in names if n not in COLOURED_DICE]
+    if bad:
+        raise argparse.ArgumentTypeError(
+            f"unknown die {', '.join(bad)}: choose among {', '.join(COLOURED_DICE)}"
+        )
+    return names
+
+
+def calibrate_frame(frame: np.ndarray, out: Path) -> Calibration:
+    """Calibrate from a frame and save it; the camera form of ``calibrate`` reuses this."""
+    calibration = calibrate(frame)
+    calibration.save(out)
+    return calibration
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    try:
+        frame = load_frame(args.image)
+        calibration = calibrate_frame(frame, args.out)
+    except (ImageError, CalibrationError) as error:
+        print(f"pi-reader calibrate: {error}", file=sys.stderr)
+        return EXIT_SOME_FAILED
+    polarity = ", ".join(f"{k} {v}" for k, v in calibration.pip_polarity.items())
+    print(
+        f"calibrated: die side {calibration.die_side_px:.0f} px; pips: {polarity}; "
+        f"written to {args.out}"
+    )
+    return EXIT_OK
+
+
+def reading_json(image: str, reading: RollReading) -> dict[str, object]:
+    return {
+        "image": image,
+        "dice": [d.to_json() for d in reading.dice],
+        "white_sum": reading.white_sum,
+        "problems": [p.to_json() for p in reading.problems],
+        "ok": reading.ok,
+    }
+
+
+def run_read(args: argparse.Namespace) -> int:
+    calibration = None
+    if args.calibration is not None:
+        try:
+            calibration = Calibration.load(args.calibration)
+        except CalibrationError as error:
+            print(f"pi-reader read: {error}", file=sys.stderr)
+            return EXIT_USAGE
+    status = EXIT_OK
+    for path in args.images:
+        try:
+            frame = load_frame(path)
+        except ImageError as error:
+            status = EXIT_SOME_FAILED
+            _print_failure(str(path), str(error), args.json)
+            continue
+        reading = read_roll(frame, calibration, args.removed)
+        if args.annotate is not None:
+            args.annotate.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(args.annotate / (path.stem + ".jpg")), annotate(frame, reading))
+        if args.json:
+            print(json.dumps(reading_json(str(path), reading)), flush=True)
+        else:
+            print(_table(str(path), reading), flush=True)
+    return status
+
+
+def _print_failure(image: str, message: str, as_json: bool) -> None:
+    if as_json:
+        line = {"image": image, "dice": [], "white_sum": None, "problems": [], "error": message}
+        print(json.dumps(line), flush=True)
+    else:
+        print(f"{image}: ERROR {message}", flush=True)
+
+
+def _table(image: str, reading: RollReading) -> str:
+    lines = [image]
+    for die in sorted(reading.dice, key=lambda d: (d.colour, d.centre)):
+        value = "?" if die.value is None else die.value
+        lines.append(f"  {die.colour:<8} {value}   confidence {die.confidence:.2f}")
+    lines.append(f"  white sum: {reading.white_sum if reading.white_sum is not None else '-'}")
+    lines.extend(f"  problem: {p.message}" for p in reading.problems)
+    return "\n".join(lines)
+
+
+def _progress_bar(done: int, total: int, image: str) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    bar = "#" * filled + "." * (width - filled)
+    end = "\n" if done == total else ""
+    sys.stderr.write(f"\r[{bar}] {done}/{total} {image[:40]:<40}{end}")
+    sys.stderr.flush()
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    try:
+        recorded = load_recorded_set(args.folder)
+    except RecordedSetError as error:
+        print(f"pi-reader replay: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        result = replay(
+            recorded,
+            annotate_dir=args.annotate,
+            progress=_progress_bar if sys.stderr.isatty() or not args.json else None,
+            calibrated=not args.generic,
+        )
+    except ImageError as error:
+        print(f"pi-reader replay: {error}", file=sys.stderr)
+        return EXIT_SOME_FAILED
+    summary = {"set": str(args.folder), **result.summary()}
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(_report_text(summary))
+    return EXIT_OK
+
+
+def _percent(value: object) -> str:
+    return "-" if value is None else f"{100 * float(value):.1f}%"  # type: ignore[arg-type]
+
+
+def _report_text(s: dict) -> str:
+    lines = [
+        f"set {s['set']}: {s['frames']} roll frames, {s['labelled_dice']} labelled dice",
+        f"  dice right (colour and value): {_percent(s['dice_right'])}",
+        f"  value accuracy: {_percent(s['value_accuracy'])}   "
+        f"colour accuracy: {_percent(s['colour_accuracy'])}",
+        f"  rolls all right: {_percent(s['rolls_right'])}   right and trusted: "
+        f"{_percent(s['rolls_right_and_trusted'])}   flagged: {_percent(s['rolls_flagged'])}",
+        f"  missed: {s['missed']}   phantoms: {s['phantoms']} ({_percent(s['phantom_rate'])})",
+        f"  time per frame: mean {s['mean_ms']} ms, p95 {s['p95_ms']} ms",
+        "  slowest: " + ", ".join(f"{f['image']} {f['ms']} ms" for f in s["slowest"]),
+        f"  problems reported: {s['problems']}",
+    ]
+    for scenario, error in s["calibration_errors"].items():
+        lines.append(f"  calibration of {scenario} refused: {error}")
+    lines.append("  value confusion (label: read counts):")
+    lines.extend(f"    {k}: {v}" for k, v in s["value_confusion"].items())
+    lines.append("  colour confusion (label: read counts):")
+    lines.extend(f"    {k}: {v}" for k, v in s["colour_confusion"].items())
+    lines.append("  worst frames:")
+    for f in s["worst"]:
+        lines.append(
+            f"    {f['image']}: {f['mistakes']} mistakes (missed {f['missed']}, phantoms "
+            f"{f['phantoms']}) {'; '.join(f['wrong'])}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,245 @@
+"""Naming a die's colour among the five Qwixx colours, whatever the light.
+
+Colours are compared in log-chromaticity, ``(log R/G, log B/G)``: a change of light colour or
+exposure multiplies each channel by a constant (von Kries), which in this space is a plain shift
+that is the same for the tray and for every die. So a die's chroma *relative to the tray's* does
+not depend on the light, and the two white dice, being neutral, show where the light itself lies.
+
+* At calibration the six dice are named without any stored colour: the pair of dice that best
+  serves as the light's white point is taken as the whites and the other four are matched to red,
+  yellow, green and blue by hue (:func:`name_six_dice`). Each colour then gets a model, its chroma
+  relative to the tray, learnt from that frame (:class:`ColourModel`).
+* Reading with a calibration, a die is given the nearest model; the margin to the runner-up says
+  how sure that is.
+* Without a calibration (generic mode) a die gets a best guess from its hue, or ``unknown``.
+
+Only pixels that carry colour are used: the top face of a die is often clipped to white by the
+light (its colour then shows only on its rounded edges and sides), pips and shadows are too dark
+to have a reliable hue, and the tray around a die is not part of it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from pi_reader.vision.types import COLOURED_DICE, UNKNOWN_COLOUR
+
+Chroma = tuple[float, float]  # (log R/G, log B/G)
+
+# Hue angles of the four coloured dice in (log R/G, log B/G), from their nominal sRGB colours:
+# only their order round the circle matters for naming the dice of a calibration frame.
+NOMINAL_HUES_DEG: dict[str, float] = {"red": 0.0, "yellow": -86.0, "green": -148.0, "blue": 132.0}
+
+# A channel at or above this is clipped: its ratio to the others no longer measures colour.
+_CLIPPED = 250
+# Pixels darker than this fraction of the die's bright level are pips or shadow: too noisy a hue.
+_DARK_FRACTION = 0.35
+# Generic mode: below this chroma a die is called white; a hue further than this from every
+# nominal hue is "unknown". Both are in log-chroma units / degrees, far from any one data set.
+_GENERIC_WHITE_CHROMA = 0.18
+_GENERIC_MAX_HUE_ERROR_DEG = 40.0
+# Pixels this close to the tray's chroma are taken for tray (between dice, in shadows).
+_TRAY_RADIUS = 0.12
+
+
+class ColourError(ValueError):
+    """The dice of a frame cannot be named as two whites plus red, yellow, green and blue."""
+
+
+def log_chroma(bgr: np.ndarray) -> np.ndarray:
+    """Per-pixel ``(log R/G, log B/G)`` of an ``(..., 3)`` BGR array (uint8 or float)."""
+    pixels = np.asarray(bgr, dtype=np.float32) + 1.0
+    log = np.log(pixels)
+    return np.stack((log[..., 2] - log[..., 1], log[..., 0] - log[..., 1]), axis=-1)
+
+
+def tray_chroma(frame: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> Chroma:
+    """The tray's chroma: the median over unclipped pixels outside every die box.
+
+    Sub-sampled every fourth pixel; the tray fills most of the frame, so that is plenty.
+    """
+    keep = np.ones(frame.shape[:2], dtype=bool)
+    for x, y, w, h in boxes:
+        keep[max(0, y) : y + h, max(0, x) : x + w] = False
+    sample = frame[::4, ::4][keep[::4, ::4]]
+    usable = sample[(sample.max(axis=1) < _CLIPPED) & (sample.max(axis=1) > 8)]
+    if len(usable) < 16:
+        usable = sample if len(sample) else frame.reshape(-1, 3)
+    chroma = log_chroma(usable)
+    return (float(np.median(chroma[:, 0])), float(np.median(chroma[:, 1])))
+
+
+def die_pixel_chroma(patch: np.ndarray, mask: np.ndarray | None, tray: Chroma) -> np.ndarray:
+    """The chroma, relative to the tray, of the pixels of one die that carry its colour.
+
+    ``patch`` is BGR and ``mask`` is true on the die. Keeps pixels that are not clipped in all
+    three channels and not dark (pips, shadow), then drops tray-like ones; falls back to every
+    die pixel when too few remain (a die the colour of the tray). Returns an ``(N, 2)`` array.
+    """
+    pixels = patch.reshape(-1, 3) if mask is None else patch[mask]
+    if len(pixels) == 0:
+        return np.zeros((1, 2), dtype=np.float32)
+    brightest = pixels.max(axis=1).astype(np.float32)
+    bright_level = float(np.percentile(brightest, 90))
+    # A pixel with one or two channels clipped still shows which way its hue lies (a bright
+    # yellow is 255, 255, 140); only a pixel clipped in all three has lost its colour.
+    unclipped = pixels.min(axis=1) < _CLIPPED
+    usable = pixels[unclipped & (brightest >= _DARK_FRACTION * bright_level)]
+    if len(usable) < 8:
+        usable = pixels
+    chroma = log_chroma(usable) - np.asarray(tray, dtype=np.float32)
+    off_tray = chroma[np.hypot(chroma[:, 0], chroma[:, 1]) > _TRAY_RADIUS]
+    if len(off_tray) >= max(8, len(chroma) // 10):
+        chroma = off_tray
+    return chroma
+
+
+def summary_chroma(relative: np.ndarray, tray: Chroma) -> Chroma:
+    """One absolute chroma for a die: the median of its pixels' (tray-relative) chroma."""
+    return (float(np.median(relative[:, 0]) + tray[0]), float(np.median(relative[:, 1]) + tray[1]))
+
+
+def _hue_deg(chroma: Chroma) -> float:
+    return math.degrees(math.atan2(chroma[1], chroma[0]))
+
+
+def _angle_between(a: float, b: float) -> float:
+    return abs((a - b + 180.0) % 360.0 - 180.0)
+
+
+def name_six_dice(chromas: list[Chroma]) -> tuple[list[str], float]:
+    """Name six dice as white, white, red, yellow, green, blue; returns names and a cost.
+
+    Every pair is tried as the whites: their mean is taken as the light's white point, the other
+    four are balanced by it and matched one-to-one to the nominal hues. The naming with the
+    lowest cost (whites' disagreement + hue errors + too little chroma in a "coloured" die) wins.
+    Raises ColourError unless exactly six chromas are given.
+    """
+    if len(chromas) != 6:
+        raise ColourError(f"naming needs exactly six dice, got {len(chromas)}")
+    best: tuple[float, list[str]] | None = None
+    for whites in itertools.combinations(range(6), 2):
+        white_point = np.mean([chromas[i] for i in whites], axis=0)
+        white_spread = float(np.hypot(*np.subtract(chromas[whites[0]], chromas[whites[1]])))
+        others = [i for i in range(6) if i not in whites]
+        balanced = {i: np.subtract(chromas[i], white_point) for i in others}
+        weak = sum(max(0.0, 0.3 - float(np.hypot(*balanced[i]))) for i in others)
+        for order in itertools.permutations(COLOURED_DICE):
+            hue_error = sum(
+                _angle_between(_hue_deg(tuple(balanced[i])), NOMINAL_HUES_DEG[name])
+                for i, name in zip(others, order, strict=True)
+            )
+            cost = 4.0 * white_spread + hue_error / 90.0 + 4.0 * weak
+            if best is None or cost < best[0]:
+                names = ["white"] * 6
+                for i, name in zip(others, order, strict=True):
+                    names[i] = name
+                best = (cost, names)
+    assert best is not None
+    return best[1], best[0]
+
+
+def generic_colour(chroma: Chroma, white_point: Chroma = (0.0, 0.0)) -> tuple[str, float]:
+    """A best-guess name without a calibration, and a 0..1 confidence; may be ``unknown``.
+
+    ``white_point`` is the light's chroma when known; by default the camera's white balance is
+    trusted.
+    """
+    balanced = (chroma[0] - white_point[0], chroma[1] - white_point[1])
+    strength = math.hypot(*balanced)
+    if strength < _GENERIC_WHITE_CHROMA:
+        return "white", 1.0 - strength / _GENERIC_WHITE_CHROMA * 0.5
+    hue = _hue_deg(balanced)
+    name, error = min(
+        ((n, _angle_between(hue, h)) for n, h in NOMINAL_HUES_DEG.items()), key=lambda t: t[1]
+    )
+    if error > _GENERIC_MAX_HUE_ERROR_DEG:
+        return UNKNOWN_COLOUR, 0.0
+    return name, 1.0 - error / _GENERIC_MAX_HUE_ERROR_DEG
+
+
+# Colour models are 2-D histograms of tray-relative chroma over +-_HIST_RANGE in _HIST_BINS bins,
+# smoothed because one calibration frame holds only a few hundred pixels per die.
+_HIST_BINS = 24
+_HIST_RANGE = 2.0
+_HIST_SMOOTHING_BINS = 1.0
+_HIST_FLOOR = 1e-4
+
+
+@dataclass(frozen=True)
+class ColourModel:
+    """One die colour as seen at calibration: how often each tray-relative chroma occurs on it.
+
+    A die is scored by the mean log-likelihood of its pixels, so a die whose edges are red but
+    whose top face is clipped white still matches "red" rather than the white die's model.
+    """
+
+    histogram: np.ndarray  # (_HIST_BINS, _HIST_BINS), sums to 1
+
+    @classmethod
+    def learn(cls, relative_chroma: np.ndarray) -> ColourModel:
+        counts, _, _ = np.histogram2d(
+            relative_chroma[:, 0],
+            relative_chroma[:, 1],
+            bins=_HIST_BINS,
+            range=[[-_HIST_RANGE, _HIST_RANGE], [-_HIST_RANGE, _HIST_RANGE]],
+        )
+        smooth = cv2.GaussianBlur(counts.astype(np.float32), (0, 0), _HIST_SMOOTHING_BINS)
+        return cls(histogram=smooth / max(float(smooth.sum()), 1e-9))
+
+    def log_likelihood(self, relative_chroma: np.ndarray) -> float:
+        """Mean log-probability of a die's pixels under this colour."""
+        index = ((relative_chroma + _HIST_RANGE) / (2 * _HIST_RANGE) * _HIST_BINS).astype(int)
+        index = np.clip(index, 0, _HIST_BINS - 1)
+        return float(np.mean(np.log(self.histogram[index[:, 0], index[:, 1]] + _HIST_FLOOR)))
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "bins": _HIST_BINS,
+            "range": _HIST_RANGE,
+            "histogram": np.round(self.histogram, 6).tolist(),
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> ColourModel:
+        if not isinstance(data, dict):
+            raise ValueError("a colour model must be an object")
+        if data.get("bins") != _HIST_BINS or data.get("range") != _HIST_RANGE:
+            raise ValueError(f"a colour model must have bins={_HIST_BINS} and range={_HIST_RANGE}")
+        try:
+            histogram = np.asarray(data.get("histogram"), dtype=np.float32)
+        except (TypeError, ValueError):
+            raise ValueError("'histogram' must be a grid of numbers") from None
+        if histogram.shape != (_HIST_BINS, _HIST_BINS) or not np.all(np.isfinite(histogram)):
+            raise ValueError(f"'histogram' must be {_HIST_BINS}x{_HIST_BINS} finite numbers")
+        if np.any(histogram < 0) or not histogram.sum() > 0:
+            raise ValueError("'histogram' must be non-negative and not all zero")
+        return cls(histogram=histogram / histogram.sum())
+
+
+def learn_models(named: list[tuple[str, np.ndarray]]) -> dict[str, ColourModel]:
+    """Colour models from the named dice of a calibration frame (two whites share one model)."""
+    by_name: dict[str, list[np.ndarray]] = {}
+    for name, relative in named:
+        by_name.setdefault(name, []).append(relative)
+    return {name: ColourModel.learn(np.vstack(parts)) for name, parts in by_name.items()}
+
+
+def classify(relative_chroma: np.ndarray, models: dict[str, ColourModel]) -> tuple[str, float]:
+    """The most likely colour and a 0..1 margin over the runner-up.
+
+    The margin is ``1 - exp(-difference in mean log-likelihood)``: a die halfway between two
+    colours gets a margin near zero instead of a confident coin-flip.
+    """
+    scored = sorted(
+        ((m.log_likelihood(relative_chroma), name) for name, m in models.items()), reverse=True
+    )
+    if len(scored) == 1:
+        return scored[0][1], 1.0
+    difference = scored[0][0] - scored[1][0]
+    return scored[0][1], float(1.0 - math.exp(-difference))

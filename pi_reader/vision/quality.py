@@ -1,0 +1,130 @@
+"""Is a frame good enough to read? Too dark, overexposed or blurred, measured from the frame.
+
+Every threshold is relative to something the frame itself shows, not to one data set:
+
+* too dark: the brightest parts of the scene (the white dice, glare) use less than a fifth of the
+  sensor's range, so pips are lost in noise and JPEG steps;
+* overexposed: at least half (and at least two) of the coloured dice found are blown out
+  (their top face and most of their rim clipped white in all three channels), so neither their
+  colour nor light pips can be seen. White dice are left out (they sit near clipping under any
+  good exposure and their dark pips survive it), and so is a clipped tray: both are normal
+  under a bright lamp;
+* blurred: the sharpest edges on the dice are spread over more than a tenth of a die's side.
+  A pip is about a fifth of the side across, so an edge spread that wide smears pips into the
+  face; a sharp frame measures about a twentieth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from pi_reader.vision.types import Box, Problem, ProblemKind
+
+# The brightest 0.5 % of the frame must reach this level out of 255.
+DARK_LEVEL = 48
+DARK_PERCENTILE = 99.5
+# A channel at or above this is clipped.
+CLIPPED = 250
+# A die whose box is clipped white over this fraction is blown out (its top face and most of its
+# rim: under a bright lamp a top face alone is often clipped and the rim still shows the colour).
+BLOWN_FRACTION = 0.4
+# The frame is overexposed when at least this fraction of the coloured dice are blown out.
+BLOWN_DICE_FRACTION = 0.5
+# With no dice found, this fraction of the frame clipped white means overexposed.
+BLOWN_FRAME_FRACTION = 0.5
+# Edge spread (pixels) over die side (pixels) above which a frame is blurred.
+BLURRED_EDGE_SPREAD = 0.1
+
+
+def brightness_level(frame: np.ndarray) -> float:
+    """The level (0..255) reached by the brightest half-percent of the frame."""
+    grey = cv2.cvtColor(frame[::2, ::2], cv2.COLOR_BGR2GRAY)
+    return float(np.percentile(grey, DARK_PERCENTILE))
+
+
+def blown_fraction(patch: np.ndarray) -> float:
+    """The fraction of a BGR patch clipped white in all three channels."""
+    if patch.size == 0:
+        return 0.0
+    return float(np.mean(patch.min(axis=2) >= CLIPPED))
+
+
+def edge_spread(grey_patch: np.ndarray) -> float:
+    """How many pixels the patch's strongest edge is spread over: contrast / steepest slope.
+
+    A step edge blurred by a Gaussian of sigma s has a slope of contrast / (2.5 s), so this grows
+    in proportion to the blur and does not depend on the exposure.
+    """
+    if grey_patch.shape[0] < 3 or grey_patch.shape[1] < 3:
+        return 0.0
+    grey = grey_patch.astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) / 8.0
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+    slope = float(np.percentile(np.hypot(gx, gy), 99.5))
+    contrast = float(np.percentile(grey, 98) - np.percentile(grey, 2))
+    return contrast / max(slope, 1e-3)
+
+
+def _crop(frame: np.ndarray, box: Box) -> np.ndarray:
+    x, y, w, h = box
+    return frame[max(0, y) : max(0, y + h), max(0, x) : max(0, x + w)]
+
+
+def assess(
+    frame: np.ndarray,
+    boxes: Sequence[Box],
+    die_side_px: float | None,
+    colours: Sequence[str] | None = None,
+) -> list[Problem]:
+    """The exposure and focus problems of a frame, given the dice found in it.
+
+    ``colours`` (one per box, when known) lets the white dice be left out of the exposure check.
+    """
+    problems: list[Problem] = []
+    level = brightness_level(frame)
+    if level < DARK_LEVEL:
+        problems.append(
+            Problem(
+                ProblemKind.TOO_DARK,
+                f"the frame is too dark: its brightest parts reach {level:.0f} of 255; "
+                "add light or raise the exposure",
+            )
+        )
+    coloured = [b for b, c in zip(boxes, colours or [""] * len(boxes), strict=True) if c != "white"]
+    if coloured:
+        blown = sum(blown_fraction(_crop(frame, b)) >= BLOWN_FRACTION for b in coloured)
+        overexposed = blown >= max(2.0, BLOWN_DICE_FRACTION * len(coloured))
+        detail = f"{blown} of {len(coloured)} coloured dice are clipped white"
+    elif boxes:
+        overexposed = False  # only white dice: their clipping is normal (see above)
+        detail = ""
+    else:
+        clipped = blown_fraction(frame[::2, ::2])
+        overexposed = clipped >= BLOWN_FRAME_FRACTION
+        detail = f"{clipped:.0%} of the frame is clipped white"
+    if overexposed:
+        problems.append(
+            Problem(
+                ProblemKind.OVEREXPOSED,
+                f"the frame is overexposed: {detail}; lower the exposure or the light",
+            )
+        )
+    if boxes and level >= DARK_LEVEL:
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        ratios = []
+        for box in boxes:
+            side = die_side_px or (box[2] + box[3]) / 2.0
+            ratios.append(edge_spread(_crop(grey, box)) / max(side, 1.0))
+        spread = float(np.median(ratios))
+        if spread > BLURRED_EDGE_SPREAD:
+            problems.append(
+                Problem(
+                    ProblemKind.BLURRED,
+                    f"the frame is blurred: die edges are spread over {spread:.0%} of a die's "
+                    "side; wait for the dice to stop or refocus the camera",
+                )
+            )
+    return problems

@@ -1,0 +1,220 @@
+"""Reading a roll: every die found, its colour named, its top face read, and what is wrong.
+
+``read_roll`` joins the stages (``locate`` finds the dice, :mod:`colour` names them, ``pips``
+reads them, :mod:`quality` judges the frame) and checks the result against what a Qwixx roll must
+be. Whatever makes the roll untrustworthy becomes a :class:`Problem` rather than a silent guess.
+
+With a calibration the reader expects two white dice and one of each coloured die still in play
+(``removed`` lists the dice taken out after locks). Without one it works in a generic mode: any
+number of six-sided dice, colours a best guess or ``unknown``, no count checks.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+import numpy as np
+
+from pi_reader.vision import colour, quality
+from pi_reader.vision.calibration import Calibration
+from pi_reader.vision.stages import (
+    DieCandidateLike,
+    Stages,
+    default_stages,
+    die_pixels,
+    int_box,
+    top_face_box,
+)
+from pi_reader.vision.types import (
+    COLOURED_DICE,
+    DIE_COLOURS,
+    UNKNOWN_COLOUR,
+    DieReading,
+    Problem,
+    ProblemKind,
+    RollReading,
+)
+
+WHITE_DICE = 2
+# Below this pips confidence a value is reported as unreadable rather than trusted.
+MIN_VALUE_CONFIDENCE = 0.5
+
+
+def read_roll(
+    frame_bgr: np.ndarray,
+    calibration: Calibration | None = None,
+    removed: Iterable[str] = (),
+    *,
+    stages: Stages | None = None,
+) -> RollReading:
+    """Read one frame. ``removed`` names the coloured dice out of play (after locks).
+
+    Raises ValueError for something that is not a BGR image or for an unknown removed colour.
+    """
+    _check_frame(frame_bgr)
+    removed_set = frozenset(removed)
+    unknown = removed_set - set(COLOURED_DICE)
+    if unknown:
+        raise ValueError(f"removed dice must be among {COLOURED_DICE}, got {sorted(unknown)}")
+    stages = stages or default_stages()
+    scene = calibration.scene if calibration else None
+    try:
+        candidates = list(stages.find_dice(frame_bgr, scene))
+    except stages.locate_error as error:
+        problems = quality.assess(frame_bgr, [], None)
+        if not problems:
+            problems = [Problem(ProblemKind.MISSING_DIE, f"no dice could be found: {error}")]
+        return RollReading(dice=(), problems=tuple(problems))
+
+    dice = _read_dice(frame_bgr, candidates, calibration, stages)
+    problems = quality.assess(
+        frame_bgr,
+        [d.box for d in dice],
+        calibration.die_side_px if calibration else None,
+        [d.colour for d in dice],
+    )
+    problems += _die_problems(candidates, dice)
+    if calibration is not None:
+        problems += _count_problems(dice, removed_set)
+    else:
+        problems += _removed_present(dice, removed_set)
+    return RollReading(dice=tuple(dice), problems=tuple(problems))
+
+
+def _check_frame(frame: object) -> None:
+    if (
+        not isinstance(frame, np.ndarray)
+        or frame.dtype != np.uint8
+        or frame.ndim != 3
+        or frame.shape[2] != 3
+        or min(frame.shape[:2]) < 16
+    ):
+        raise ValueError("a frame must be an 8-bit BGR image (height x width x 3), at least 16 px")
+
+
+def _read_dice(
+    frame: np.ndarray,
+    candidates: list[DieCandidateLike],
+    calibration: Calibration | None,
+    stages: Stages,
+) -> list[DieReading]:
+    boxes = [int_box(c.box) for c in candidates]
+    tray = colour.tray_chroma(frame, boxes)
+    relative = [colour.die_pixel_chroma(*die_pixels(frame, c), tray) for c in candidates]
+    names, colour_confidence = _name_colours(relative, tray, calibration)
+    side = calibration.die_side_px if calibration else None
+    dice = []
+    for candidate, box, name, colour_conf in zip(
+        candidates, boxes, names, colour_confidence, strict=True
+    ):
+        polarity = calibration.pip_polarity.get(name) if calibration else None
+        face = stages.read_face(
+            frame, top_face_box(candidate), polarity=polarity, die_side_px=side or candidate.side_px
+        )
+        confidence = float(candidate.score) * float(face.confidence) * colour_conf
+        x, y, w, h = box
+        dice.append(
+            DieReading(
+                colour=name,
+                value=face.value,
+                box=box,
+                centre=(x + w / 2.0, y + h / 2.0),
+                confidence=float(np.clip(confidence, 0.0, 1.0)),
+                value_confidence=float(face.confidence),
+            )
+        )
+    return dice
+
+
+def _name_colours(
+    relative: list[np.ndarray], tray: colour.Chroma, calibration: Calibration | None
+) -> tuple[list[str], list[float]]:
+    """Colour names and their confidences (1.0 where colour is not part of the answer)."""
+    if calibration is not None:
+        named = [colour.classify(r, calibration.colour_models) for r in relative]
+        return [n for n, _ in named], [m for _, m in named]
+    summaries = [colour.summary_chroma(r, tray) for r in relative]
+    if len(summaries) == 6:
+        # Six dice are probably a Qwixx roll: name them together, as calibration does.
+        names, cost = colour.name_six_dice(summaries)
+        from pi_reader.vision.calibration import MAX_NAMING_COST
+
+        if cost <= MAX_NAMING_COST:
+            return names, [1.0] * 6
+    guesses = [colour.generic_colour(s) for s in summaries]
+    return [n for n, _ in guesses], [1.0] * len(guesses)
+
+
+def _die_problems(candidates: list[DieCandidateLike], dice: list[DieReading]) -> list[Problem]:
+    problems = []
+    for candidate, die in zip(candidates, dice, strict=True):
+        where = f"the {die.colour} die at ({die.centre[0]:.0f}, {die.centre[1]:.0f})"
+        colour_name = die.colour if die.colour != UNKNOWN_COLOUR else None
+        if candidate.cocked:
+            problems.append(
+                Problem(ProblemKind.COCKED_DIE, f"{where} is not lying flat", colour_name)
+            )
+        elif die.value is None or die.value_confidence < MIN_VALUE_CONFIDENCE:
+            problems.append(
+                Problem(
+                    ProblemKind.UNREADABLE_VALUE,
+                    f"the value of {where} cannot be read with confidence",
+                    colour_name,
+                )
+            )
+    return problems
+
+
+def _count_problems(dice: list[DieReading], removed: frozenset[str]) -> list[Problem]:
+    """Compare the dice named with the dice that must be there: two whites, one per colour."""
+    counts = Counter(d.colour for d in dice)
+    problems = []
+    for name in DIE_COLOURS:
+        expected = 0 if name in removed else (WHITE_DICE if name == "white" else 1)
+        found = counts.get(name, 0)
+        if found < expected:
+            problems.append(
+                Problem(
+                    ProblemKind.MISSING_DIE,
+                    f"{expected - found} {name} die missing: found {found}, expected {expected}",
+                    name,
+                )
+            )
+        elif found > expected and name in removed:
+            problems.append(
+                Problem(
+                    ProblemKind.REMOVED_DIE_PRESENT,
+                    f"the {name} die is out of play but is in the tray; take it out",
+                    name,
+                )
+            )
+        elif found > expected and name == "white":
+            problems.append(
+                Problem(
+                    ProblemKind.EXTRA_DIE,
+                    f"{found} white dice found, expected {expected}",
+                    name,
+                )
+            )
+        elif found > expected:
+            problems.append(
+                Problem(
+                    ProblemKind.DUPLICATE_COLOUR,
+                    f"{found} {name} dice found, there is only one",
+                    name,
+                )
+            )
+    return problems
+
+
+def _removed_present(dice: list[DieReading], removed: frozenset[str]) -> list[Problem]:
+    present = sorted({d.colour for d in dice} & removed)
+    return [
+        Problem(
+            ProblemKind.REMOVED_DIE_PRESENT,
+            f"the {name} die is out of play but is in the tray; take it out",
+            name,
+        )
+        for name in present
+    ]

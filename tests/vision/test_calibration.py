@@ -1,0 +1,120 @@
+"""Calibration: learnt from a real calibration frame, saved, loaded, and refused when bad."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from reader_doubles import label_stages
+from reader_frames import labelled, pixels
+
+from pi_reader.vision import calibration as cal
+from pi_reader.vision.calibration import Calibration, CalibrationError, CameraSettings, calibrate
+
+SET = "qwixx-rendered"
+
+
+@pytest.fixture(scope="module")
+def learnt(datasets_dir):
+    frame = labelled(datasets_dir, SET, "s05/calibration.jpg")
+    return calibrate(pixels(frame), label_stages(frame.dice))
+
+
+def test_a_calibration_frame_gives_every_colour_a_model_and_a_polarity(learnt):
+    assert set(learnt.colour_models) == {"white", "red", "yellow", "green", "blue"}
+    assert set(learnt.pip_polarity) == set(learnt.colour_models)
+    assert 20 < learnt.die_side_px < 80
+
+
+def test_a_calibration_round_trips_through_its_file(learnt, tmp_path):
+    path = tmp_path / "cal.json"
+    with_camera = Calibration(
+        learnt.die_side_px,
+        learnt.colour_models,
+        learnt.pip_polarity,
+        camera=CameraSettings(12000, 2.5, (1.8, 1.4)),
+    )
+    with_camera.save(path)
+    again = Calibration.load(path)
+    assert again.to_json() == json.loads(path.read_text())
+    assert again.camera == CameraSettings(12000, 2.5, (1.8, 1.4))
+    assert path.stat().st_size < 100_000
+
+
+def test_calibration_refuses_a_frame_without_six_dice(datasets_dir):
+    frame = labelled(datasets_dir, SET, "s00/calibration.jpg")
+    with pytest.raises(CalibrationError, match="found 5 dice, need exactly 6"):
+        calibrate(pixels(frame), label_stages(frame.dice[:5]))
+
+
+def test_calibration_refuses_a_die_not_lying_flat(datasets_dir):
+    frame = labelled(datasets_dir, SET, "s00/calibration.jpg")
+    with pytest.raises(CalibrationError, match="not lying flat"):
+        calibrate(pixels(frame), label_stages(frame.dice, cocked=2))
+
+
+def test_calibration_refuses_six_dice_that_are_not_the_qwixx_colours(datasets_dir):
+    # Six dice, but all of them are the white ones (pasted copies): no red, yellow, green, blue.
+    frame = labelled(datasets_dir, SET, "s00/calibration.jpg")
+    image = pixels(frame)
+    white = frame.dice[0]
+    x, y, w, h = (round(v) for v in white.box)
+    for die in frame.dice[2:]:
+        dx, dy = (round(v) for v in die.box[:2])
+        image[dy : dy + h, dx : dx + w] = image[y : y + h, x : x + w]
+    moved = [
+        type(white)(white.colour, white.value, (round(d.box[0]), round(d.box[1]), w, h))
+        for d in frame.dice[2:]
+    ]
+    with pytest.raises(CalibrationError, match="cannot tell the six dice apart"):
+        calibrate(image, label_stages([*frame.dice[:2], *moved]))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{", "corrupt calibration file, not JSON"),
+        ('{"hello": 1}', "not a pi-reader calibration"),
+        ("[1]", "not a pi-reader calibration"),
+        ('{"format": "pi-reader-calibration", "version": 99}', "version 99 is not supported"),
+    ],
+)
+def test_a_corrupt_foreign_or_future_file_is_refused(tmp_path, text, message):
+    path = tmp_path / "cal.json"
+    path.write_text(text)
+    with pytest.raises(CalibrationError, match=message) as error:
+        Calibration.load(path)
+    assert str(path) in str(error.value)
+
+
+def edited(learnt, change):
+    data = learnt.to_json()
+    change(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d.update(die_side_px=-3), "die_side_px"),
+        (lambda d: d["colours"].pop("blue"), "'colours' must have exactly"),
+        (lambda d: d["colours"]["red"].update(pip_polarity="grey"), "pip_polarity"),
+        (lambda d: d["colours"]["red"]["model"].update(histogram=[[1]]), "colours.red.model"),
+        (lambda d: d.update(camera={"exposure_time_us": 0}), "exposure_time_us"),
+        (
+            lambda d: d.update(
+                camera={"exposure_time_us": 5, "analogue_gain": 1, "colour_gains": [1]}
+            ),
+            "colour_gains",
+        ),
+    ],
+)
+def test_every_field_is_validated_on_load(learnt, change, message):
+    with pytest.raises(CalibrationError, match=message):
+        Calibration.from_json(edited(learnt, change))
+
+
+def test_an_unreadable_file_is_a_calibration_error(tmp_path):
+    with pytest.raises(CalibrationError, match="cannot read"):
+        Calibration.load(tmp_path / "missing.json")
+    assert cal.VERSION == 1

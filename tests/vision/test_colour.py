@@ -1,0 +1,96 @@
+"""Colour naming on real renders: calibration frames, rolls, a change of light, generic mode."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from reader_doubles import candidate_from_label
+from reader_frames import labelled, pixels, recorded
+
+from pi_reader.vision import colour
+from pi_reader.vision.stages import die_pixels, int_box
+
+SET = "qwixx-rendered"
+
+
+def relative_chromas(image, dice):
+    candidates = [candidate_from_label(d) for d in dice]
+    tray = colour.tray_chroma(image, [int_box(c.box) for c in candidates])
+    return tray, [colour.die_pixel_chroma(*die_pixels(image, c), tray) for c in candidates]
+
+
+@pytest.mark.parametrize("scenario", [f"s{i:02d}" for i in range(8)])
+def test_the_six_dice_of_every_calibration_frame_are_named_without_labels(datasets_dir, scenario):
+    frame = labelled(datasets_dir, SET, f"{scenario}/calibration.jpg")
+    tray, relative = relative_chromas(pixels(frame), frame.dice)
+    names, cost = colour.name_six_dice([colour.summary_chroma(r, tray) for r in relative])
+    assert names == [d.colour for d in frame.dice]
+    assert cost < 3.0
+
+
+def models_for(datasets_dir, scenario):
+    frame = labelled(datasets_dir, SET, f"{scenario}/calibration.jpg")
+    _, relative = relative_chromas(pixels(frame), frame.dice)
+    return colour.learn_models([(d.colour, r) for d, r in zip(frame.dice, relative, strict=True)])
+
+
+def roll_colours(image, dice, models):
+    _, relative = relative_chromas(image, dice)
+    return [colour.classify(r, models) for r in relative]
+
+
+def test_roll_dice_are_named_by_the_models_learnt_at_calibration(datasets_dir):
+    for scenario in ("s00", "s05"):  # daylight green table; 2900 K, glare, tilted camera
+        models = models_for(datasets_dir, scenario)
+        for frame in recorded(datasets_dir, SET).rolls():
+            if frame.scenario != scenario:
+                continue
+            named = roll_colours(pixels(frame), frame.dice, models)
+            assert [n for n, _ in named] == [d.colour for d in frame.dice], frame.image
+            assert all(0.0 <= margin <= 1.0 for _, margin in named)
+
+
+def test_naming_survives_a_change_of_light_colour_and_exposure_after_calibration(datasets_dir):
+    # Calibrated under ~5400 K; the roll is re-lit warmer (red up, blue down) and darker.
+    models = models_for(datasets_dir, "s00")
+    frame = labelled(datasets_dir, SET, "s00/roll_001.jpg")
+    warm = np.clip(pixels(frame).astype(np.float32) * (0.55, 0.8, 1.0), 0, 255).astype(np.uint8)
+    named = roll_colours(warm, frame.dice, models)
+    assert [n for n, _ in named] == [d.colour for d in frame.dice]
+
+
+def test_a_colour_model_round_trips_through_json_and_refuses_nonsense():
+    model = colour.ColourModel.learn(np.array([[0.5, 0.1], [0.6, 0.0]], dtype=np.float32))
+    again = colour.ColourModel.from_json(model.to_json())
+    assert np.allclose(again.histogram, model.histogram, atol=1e-5)
+    for bad in (
+        None,
+        {"bins": 3, "range": 2.0, "histogram": []},
+        {**model.to_json(), "histogram": [[1.0]]},
+        {**model.to_json(), "histogram": np.zeros((24, 24)).tolist()},
+    ):
+        with pytest.raises(ValueError):
+            colour.ColourModel.from_json(bad)
+
+
+def test_naming_needs_six_dice():
+    with pytest.raises(colour.ColourError, match="exactly six"):
+        colour.name_six_dice([(0.0, 0.0)] * 5)
+
+
+@pytest.mark.parametrize(
+    ("bgr", "name"),
+    [
+        ((235, 235, 235), "white"),
+        ((40, 40, 220), "red"),
+        ((30, 210, 240), "yellow"),
+        ((70, 170, 40), "green"),
+        ((220, 90, 40), "blue"),
+        ((200, 40, 200), "unknown"),
+    ],
+)
+def test_generic_mode_guesses_from_hue_or_says_unknown(bgr, name):
+    chroma = tuple(colour.log_chroma(np.array(bgr, dtype=np.uint8)).tolist())
+    guess, confidence = colour.generic_colour(chroma)
+    assert guess == name
+    assert 0.0 <= confidence <= 1.0

@@ -1,0 +1,82 @@
+"""The reader's own logic over real renders, with the dice found where the labels say.
+
+The finder and pips reader are doubles here (see reader_doubles), so these tests check colour
+naming, counting against the roll's rules, removed dice and confidence; the end-to-end tests
+with the real stages are in test_reader_problems.py.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from reader_doubles import label_stages
+from reader_frames import labelled, pixels
+
+from pi_reader.vision.calibration import calibrate
+from pi_reader.vision.reader import read_roll
+from pi_reader.vision.types import ProblemKind
+
+SET = "qwixx-rendered"
+
+
+@pytest.fixture(scope="module")
+def s05(datasets_dir):
+    frame = labelled(datasets_dir, SET, "s05/calibration.jpg")
+    return calibrate(pixels(frame), label_stages(frame.dice))
+
+
+def read(datasets_dir, image, calibration, removed=(), dice=None, **kw):
+    frame = labelled(datasets_dir, SET, image)
+    dice = frame.dice if dice is None else dice
+    return frame, read_roll(pixels(frame), calibration, removed, stages=label_stages(dice, **kw))
+
+
+def test_a_calibrated_roll_is_read_with_colours_white_sum_and_confidence(datasets_dir, s05):
+    frame, reading = read(datasets_dir, "s05/roll_001.jpg", s05)
+    assert reading.ok, reading.problems
+    assert [d.colour for d in reading.dice] == [d.colour for d in frame.dice]
+    whites = [d.value for d in frame.dice if d.colour == "white"]
+    assert reading.white_sum == sum(whites)
+    assert set(reading.engine_dice()) == {"white1", "white2", "red", "yellow", "green", "blue"}
+    assert all(0 < d.confidence <= 1 for d in reading.dice)
+    assert all(isinstance(v, int) for v in reading.dice[0].box)
+
+
+def test_a_missing_die_is_named(datasets_dir, s05):
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    without_green = [d for d in frame.dice if d.colour != "green"]
+    _, reading = read(datasets_dir, "s05/roll_001.jpg", s05, dice=without_green)
+    assert [(p.kind, p.colour) for p in reading.problems] == [(ProblemKind.MISSING_DIE, "green")]
+    assert not reading.ok
+    with pytest.raises(ValueError, match="problems"):
+        reading.engine_dice()
+
+
+def test_a_removed_die_may_be_absent_but_not_present(datasets_dir, s05):
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    without_red = [d for d in frame.dice if d.colour != "red"]
+    _, reading = read(datasets_dir, "s05/roll_001.jpg", s05, removed=("red",), dice=without_red)
+    assert reading.ok
+    _, reading = read(datasets_dir, "s05/roll_001.jpg", s05, removed=("red",))
+    assert [(p.kind, p.colour) for p in reading.problems] == [
+        (ProblemKind.REMOVED_DIE_PRESENT, "red")
+    ]
+
+
+def test_a_cocked_die_is_reported(datasets_dir, s05):
+    _, reading = read(datasets_dir, "s05/roll_001.jpg", s05, cocked=3)
+    assert [p.kind for p in reading.problems] == [ProblemKind.COCKED_DIE]
+
+
+def test_generic_mode_names_six_qwixx_dice_and_checks_no_counts(datasets_dir):
+    frame, reading = read(datasets_dir, "s00/roll_001.jpg", None)
+    assert [d.colour for d in reading.dice] == [d.colour for d in frame.dice]
+    _, reading = read(datasets_dir, "s00/roll_001.jpg", None, dice=frame.dice[:3])
+    assert reading.ok
+
+
+def test_bad_arguments_are_refused(s05):
+    with pytest.raises(ValueError, match="8-bit BGR"):
+        read_roll(np.zeros((100, 100), np.uint8), s05)
+    with pytest.raises(ValueError, match="removed dice"):
+        read_roll(np.zeros((100, 100, 3), np.uint8), s05, removed=("white",))

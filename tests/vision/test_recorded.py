@@ -1,0 +1,96 @@
+"""The recorded-set loader: both shared sets load, and every malformed line is refused clearly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pi_reader.vision.recorded import RecordedSetError, load_recorded_set
+
+
+def test_the_shared_sets_load_with_their_documented_sizes(datasets_dir):
+    rendered = load_recorded_set(datasets_dir / "qwixx-rendered")
+    assert len(rendered.frames) == 71
+    assert sum(f.kind == "calibration" for f in rendered.frames) == 8
+    assert rendered.calibration_for("s03").image == "s03/calibration.jpg"
+    assert any(f.removed for f in rendered.frames)
+    real = load_recorded_set(datasets_dir / "real-d6-overhead")
+    assert len(real.frames) == 225
+    # SOURCE.md and the issue say 1,795 dice; labels.jsonl holds 1,662 (reported to the lead).
+    assert sum(len(f.dice) for f in real.frames) == 1662
+    assert all(d.colour is None for f in real.frames for d in f.dice)
+    assert real.calibration_for(None) is None
+
+
+GOOD = {
+    "image": "a.jpg",
+    "kind": "roll",
+    "dice": [{"colour": "red", "value": 4, "box": [1, 2, 3, 4]}],
+}
+
+
+def write(tmp_path, *lines):
+    (tmp_path / "labels.jsonl").write_text("\n".join(lines) + "\n")
+    return tmp_path
+
+
+def test_a_good_line_keeps_its_fields_and_extras(tmp_path):
+    line = dict(GOOD, scenario="s1", removed=["blue"], conditions={"kelvin": 3000})
+    recorded = load_recorded_set(write(tmp_path, json.dumps(line), ""))
+    (frame,) = recorded.frames
+    assert frame.path == tmp_path / "a.jpg"
+    assert frame.removed == ("blue",)
+    assert frame.extra == {"conditions": {"kelvin": 3000}}
+    assert frame.dice[0].centre == (2.5, 4.0)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "JSON object"),
+        (json.dumps({**GOOD, "image": ""}), "'image'"),
+        (json.dumps({**GOOD, "image": "../x.jpg"}), "inside the set"),
+        (json.dumps({**GOOD, "kind": "practice"}), "'kind'"),
+        (json.dumps({**GOOD, "removed": ["purple"]}), "'removed'"),
+        (json.dumps({**GOOD, "dice": {}}), "'dice' must be a list"),
+        (
+            json.dumps({**GOOD, "dice": [{"colour": "pink", "value": 1, "box": [0, 0, 1, 1]}]}),
+            "'colour'",
+        ),
+        (
+            json.dumps({**GOOD, "dice": [{"colour": None, "value": 7, "box": [0, 0, 1, 1]}]}),
+            "'value'",
+        ),
+        (
+            json.dumps({**GOOD, "dice": [{"colour": None, "value": True, "box": [0, 0, 1, 1]}]}),
+            "'value'",
+        ),
+        (
+            json.dumps({**GOOD, "dice": [{"colour": None, "value": 1, "box": [0, 0, 0, 1]}]}),
+            "'box'",
+        ),
+        (json.dumps({**GOOD, "dice": [{"colour": None, "value": 1, "box": [0, 0, 1]}]}), "'box'"),
+        (json.dumps({**GOOD, "scenario": 3}), "'scenario'"),
+    ],
+)
+def test_a_malformed_line_is_refused_naming_the_line(tmp_path, line, message):
+    folder = write(tmp_path, json.dumps(GOOD), line)
+    with pytest.raises(RecordedSetError, match=message) as error:
+        load_recorded_set(folder)
+    assert "labels.jsonl:2" in str(error.value)
+
+
+def test_a_frame_labelled_twice_is_refused(tmp_path):
+    with pytest.raises(RecordedSetError, match="labelled twice"):
+        load_recorded_set(write(tmp_path, json.dumps(GOOD), json.dumps(GOOD)))
+
+
+def test_a_folder_without_labels_is_not_a_set(tmp_path):
+    with pytest.raises(RecordedSetError, match=r"no labels\.jsonl"):
+        load_recorded_set(tmp_path)
+    with pytest.raises(RecordedSetError, match="not a folder"):
+        load_recorded_set(tmp_path / "missing")
+    with pytest.raises(RecordedSetError, match="no labelled frames"):
+        load_recorded_set(write(tmp_path, ""))
