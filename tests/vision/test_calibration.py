@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from reader_doubles import label_stages
-from reader_frames import labelled, pixels
 
 from pi_reader.vision import calibration as cal
 from pi_reader.vision.calibration import Calibration, CalibrationError, CameraSettings, calibrate
+
+from .reader_doubles import label_stages
+from .reader_frames import labelled, pixels
 
 SET = "qwixx-rendered"
 

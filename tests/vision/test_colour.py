@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from reader_doubles import candidate_from_label
-from reader_frames import labelled, pixels, recorded
 
 from pi_reader.vision import colour
 from pi_reader.vision.stages import die_pixels, int_box
+
+from .reader_doubles import candidate_from_label
+from .reader_frames import labelled, pixels, recorded
 
 SET = "qwixx-rendered"
 

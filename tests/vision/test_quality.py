@@ -5,10 +5,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from reader_frames import labelled, pixels, recorded
 
 from pi_reader.vision import quality
 from pi_reader.vision.types import ProblemKind
+
+from .reader_frames import labelled, pixels, recorded
 
 SET = "qwixx-rendered"
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from reader_doubles import label_stages
-from reader_frames import labelled, pixels
 
 from pi_reader.vision.calibration import calibrate
 from pi_reader.vision.reader import read_roll
 from pi_reader.vision.types import ProblemKind
+
+from .reader_doubles import label_stages
+from .reader_frames import labelled, pixels
 
 SET = "qwixx-rendered"
 
