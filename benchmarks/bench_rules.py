@@ -1,0 +1,94 @@
+"""How many random 4-player Qwixx games per second the rules engine plays on one core.
+
+Every move goes through legal-move generation (``Game.legal_marks``) and is made with
+``Game.play`` (which checks it again), the way a computer player searching ahead would drive the
+engine: each player picks uniformly among its legal white marks and a pass, then the active player
+among its legal colour marks and a pass. Dice come from a seeded generator, so a run is repeatable.
+
+    python benchmarks/bench_rules.py [--games 2000] [--players 4] [--seed 1] [--repeats 5]
+
+Prints the best of ``--repeats`` timings (other processes on a shared machine only ever slow a run
+down) and the median, plus the mean number of turns and how the games ended.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections import Counter
+
+from pi_reader.rules import Action, Game, Roll
+
+
+def play_random_game(rng: random.Random, players: tuple[str, ...]) -> tuple[Game, int]:
+    """One complete game with uniformly random legal choices, and the number of turns it took."""
+    game = Game(players)
+    draw = rng.random
+    turns = 0
+    while not game.over:
+        turns += 1
+        dice = [int(draw() * 6) + 1 for _ in range(6)]
+        present = game.dice_in_play
+        game.roll(
+            Roll(
+                dice[0],
+                dice[1],
+                dice[2] if "red" in present else None,
+                dice[3] if "yellow" in present else None,
+                dice[4] if "green" in present else None,
+                dice[5] if "blue" in present else None,
+            )
+        )
+        for player in players:
+            marks = game.legal_marks(player, Action.WHITE)
+            choice = int(draw() * (len(marks) + 1))
+            if choice < len(marks):
+                game.play(marks[choice])
+        marks = game.legal_marks(game.active, Action.COLOUR)
+        choice = int(draw() * (len(marks) + 1))
+        if choice < len(marks):
+            game.play(marks[choice])
+        if not game.over:
+            game.end_turn()
+    return game, turns
+
+
+def run(games: int, players: tuple[str, ...], seed: int) -> tuple[float, list[tuple[Game, int]]]:
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    finished = [play_random_game(rng, players) for _ in range(games)]
+    return time.perf_counter() - start, finished
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000, help="games per timing (default 2000)")
+    parser.add_argument("--players", type=int, default=4, help="players per game (default 4)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the dice (default 1)")
+    parser.add_argument("--repeats", type=int, default=5, help="timings to take (default 5)")
+    args = parser.parse_args()
+
+    players = tuple(f"P{n + 1}" for n in range(args.players))
+    timings = []
+    for _ in range(args.repeats):
+        seconds, finished = run(args.games, players, args.seed)
+        timings.append(seconds)
+    turns = statistics.mean(count for _, count in finished)
+    endings = Counter(
+        "a fourth penalty" if "penalty" in (game.end_reason or "") else "a second lock"
+        for game, _ in finished
+    )
+    best, median = min(timings), statistics.median(timings)
+    print(f"{args.games} random {args.players}-player games, seed {args.seed}, {args.repeats} runs")
+    print(f"best:   {args.games / best:,.0f} games/s ({best * 1e6 / args.games:,.0f} us per game)")
+    print(f"median: {args.games / median:,.0f} games/s")
+    print(
+        f"turns per game: {turns:.1f}; ended by "
+        + ", ".join(f"{why}: {count}" for why, count in endings.most_common())
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""``pi-reader game replay LOG.jsonl [--json]``: replay a game log and show the state.
+
+With ``--json`` it prints one JSON object: the state (``players``, ``locked``, ``removed_dice``,
+``active``, ``over``, ``winners``; see :meth:`pi_reader.rules.Game.to_json`). Exit status 0.
+
+At the first malformed or illegal line it exits with status 2 and prints the same object for the
+state before that line with an ``"error": {"line": N, "reason": "..."}`` key in front (N counts
+from 1; nothing of the file after that line is applied). When no game had started before the
+bad line (line 1), the state is that of no game: no players, nothing locked, ``active`` null.
+
+Without ``--json`` the same goes to a person: the sheets drawn as rows, then the error (if any) on
+standard error. A file that cannot be read at all exits with status 1 and says why on standard
+error. The replay is strict: a torn last line is an error here (the appliance, resuming, tolerates
+it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from pi_reader.rules.log import GameLogError, replay
+from pi_reader.rules.render import render_game
+
+EXIT_BAD_LOG = 2
+EXIT_UNREADABLE = 1
+
+# The state printed when a log breaks before any game started.
+NO_GAME: dict[str, Any] = {
+    "players": [],
+    "locked": [],
+    "removed_dice": [],
+    "active": None,
+    "over": False,
+    "winners": [],
+}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    group = subparsers.add_parser("game", help="game logs: replay and show a game")
+    commands = group.add_subparsers(dest="game_command", metavar="COMMAND", required=True)
+    replay_parser = commands.add_parser(
+        "replay",
+        help="replay a game log (JSON Lines) and print the resulting state",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    replay_parser.add_argument("log", metavar="LOG.jsonl", help="the game log to replay")
+    replay_parser.add_argument(
+        "--json", action="store_true", help="print the state as one JSON object"
+    )
+    replay_parser.set_defaults(func=run_replay)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    try:
+        result = replay(args.log)
+    except OSError as error:
+        print(f"pi-reader game replay: cannot read {args.log}: {error.strerror}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    except GameLogError as error:
+        state = error.game.to_json() if error.game is not None else dict(NO_GAME)
+        if args.json:
+            print(json.dumps({"error": {"line": error.line, "reason": error.reason}, **state}))
+        else:
+            if error.game is not None:
+                print(render_game(error.game))
+            print(
+                f"{args.log}, line {error.line}: {error.reason}\n"
+                f"(the state shown is the state before line {error.line})",
+                file=sys.stderr,
+            )
+        return EXIT_BAD_LOG
+    assert result.game is not None  # a strict replay without error holds a game
+    if args.json:
+        print(json.dumps(result.game.to_json()))
+    else:
+        print(render_game(result.game))
+    return 0
