@@ -49,6 +49,8 @@ class DirectoryCamera(CameraBase):
         while True:
             if self._next_index >= len(self._files):
                 if not self.loop or not self._files or wrapped:
+                    if self.frames_served == 0:
+                        raise CameraExhausted(f"dir:{self.path}: no readable frames in the folder")
                     raise CameraExhausted(
                         f"dir:{self.path}: no more frames after {self.frames_served}"
                     )

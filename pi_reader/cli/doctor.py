@@ -1,0 +1,47 @@
+"""``pi-reader doctor``: probe every device; say what works, what is missing, how to fix it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from pi_reader.cli.config import add_config_option
+from pi_reader.config import ConfigError, load_config
+from pi_reader.devices import doctor
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "doctor",
+        help="probe the camera, speech, sound card, LCD, GPIO and state folder",
+        description="Probe each device; exit status 0 only when every probe is OK. Stop the "
+        "service first (sudo systemctl stop pi-reader): it holds the camera and the pins.",
+    )
+    add_config_option(parser)
+    parser.add_argument(
+        "--camera", metavar="SPEC", default=None, help="probe this camera instead of the config's"
+    )
+    parser.set_defaults(func=run_doctor)
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config)
+    except ConfigError as error:
+        print(f"{'FAIL':<8} {'config':<9} {error}", file=sys.stderr)
+        print(
+            f"{'':18} fix: correct the file; 'pi-reader config check' lists the problems",
+            file=sys.stderr,
+        )
+        return 1
+    source = config.source or "built-in defaults (no config file)"
+    print(f"{'OK':<8} {'config':<9} {source}")
+    checks = doctor.run_checks(config, camera_spec=args.camera)
+    for check in checks:
+        for line in check.lines():
+            print(line)
+    if doctor.all_ok(checks):
+        print("all devices OK")
+        return 0
+    print("some devices need attention (see 'fix:' above)")
+    return 1

@@ -1,0 +1,276 @@
+"""``pi-reader doctor``'s probes: is each device there, does it work, and if not, how to fix it.
+
+Each probe returns a :class:`Check` with a status: OK (works), MISSING (not installed, not
+connected or not enabled: the fix is to add it) or FAIL (present but not working). The probes
+take their system calls as parameters (``which``, ``run``, ``bus_class``...) so tests can play
+every situation without the hardware.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pi_reader.devices.camera import Camera, open_camera
+from pi_reader.devices.errors import (
+    CameraExhausted,
+    CameraSpecError,
+    CameraUnavailable,
+    GpioUnavailable,
+)
+from pi_reader.devices.gpio import Buttons, LockLeds
+
+if TYPE_CHECKING:
+    from pi_reader.config import Config
+
+Which = Callable[[str], str | None]
+Run = Callable[..., subprocess.CompletedProcess[bytes]]
+PROBE_TIMEOUT = 20.0  # seconds: espeak-ng and aplay answer in well under a second
+
+
+class Status(StrEnum):
+    OK = "OK"
+    MISSING = "MISSING"
+    FAIL = "FAIL"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One probe's verdict: what was checked, what was found, and how to fix it if not OK."""
+
+    name: str
+    status: Status
+    detail: str
+    fix: str = ""
+
+    def lines(self) -> list[str]:
+        """Human-readable: ``OK       camera    ...`` and an indented ``fix:`` line when needed."""
+        lines = [f"{self.status.value:<8} {self.name:<9} {self.detail}"]
+        if self.fix:
+            lines.append(f"{'':18} fix: {self.fix}")
+        return lines
+
+
+def check_camera(
+    config: Config,
+    *,
+    camera_spec: str | None = None,
+    opener: Callable[..., Camera] = open_camera,
+) -> Check:
+    """The camera opens and delivers one frame of the expected format."""
+    spec = camera_spec or config.camera.spec
+    try:
+        camera = opener(spec, resolution=config.camera.resolution, fps=config.camera.fps)
+        with camera:
+            frame = camera.capture()
+    except CameraSpecError as error:
+        return Check("camera", Status.FAIL, str(error), "set [camera] spec in the config")
+    except CameraUnavailable as error:
+        return Check(
+            "camera",
+            Status.MISSING,
+            str(error),
+            "connect the camera (ribbon cable contacts facing the board) and check "
+            "'rpicam-hello --list-cameras'; stop the service first if it is running",
+        )
+    except CameraExhausted as error:
+        return Check("camera", Status.FAIL, str(error), "point [camera] spec at recorded frames")
+    height, width = frame.shape[:2]
+    return Check("camera", Status.OK, f"{spec}: captured a {width}x{height} frame")
+
+
+def check_espeak(
+    config: Config, *, which: Which = shutil.which, run: Run = subprocess.run
+) -> Check:
+    """espeak-ng is installed and renders the configured voice to a WAV file."""
+    if not config.speaker.enabled:
+        return Check("espeak", Status.OK, "speech disabled in the config ([speaker] enabled)")
+    binary = which("espeak-ng")
+    if binary is None:
+        return Check(
+            "espeak", Status.MISSING, "espeak-ng is not installed", "sudo apt install espeak-ng"
+        )
+    voice = config.speaker.voice or config.speaker.language
+    with tempfile.TemporaryDirectory(prefix="pi-reader-doctor-") as folder:
+        wav = Path(folder) / "probe.wav"
+        try:
+            result = run(
+                [binary, "-v", voice, "-w", str(wav), "7"],
+                capture_output=True,
+                timeout=PROBE_TIMEOUT,
+                check=False,
+            )
+        except (OSError, subprocess.SubprocessError) as error:
+            return Check(
+                "espeak",
+                Status.FAIL,
+                f"espeak-ng did not run: {error}",
+                "sudo apt install --reinstall espeak-ng",
+            )
+        header = wav.read_bytes()[:4] if wav.exists() else b""
+    if result.returncode != 0 or header != b"RIFF":
+        message = result.stderr.decode("utf-8", "replace").strip() or f"exit {result.returncode}"
+        return Check(
+            "espeak",
+            Status.FAIL,
+            f"espeak-ng cannot speak voice {voice!r}: {message}",
+            "pick a voice from 'espeak-ng --voices' for [speaker] voice/language",
+        )
+    return Check("espeak", Status.OK, f"espeak-ng renders voice {voice!r}")
+
+
+def check_aplay(config: Config, *, which: Which = shutil.which, run: Run = subprocess.run) -> Check:
+    """aplay is installed and ALSA sees a sound card to play on."""
+    if not config.speaker.enabled:
+        return Check("aplay", Status.OK, "speech disabled in the config ([speaker] enabled)")
+    binary = which("aplay")
+    if binary is None:
+        return Check(
+            "aplay", Status.MISSING, "aplay is not installed", "sudo apt install alsa-utils"
+        )
+    try:
+        result = run([binary, "-l"], capture_output=True, timeout=PROBE_TIMEOUT, check=False)
+    except (OSError, subprocess.SubprocessError) as error:
+        return Check(
+            "aplay",
+            Status.FAIL,
+            f"aplay did not run: {error}",
+            "sudo apt install --reinstall alsa-utils",
+        )
+    listing = (result.stdout + result.stderr).decode("utf-8", "replace")
+    cards = [line for line in listing.splitlines() if line.startswith("card ")]
+    if not cards:
+        return Check(
+            "aplay",
+            Status.MISSING,
+            "no sound card found",
+            "plug in the USB speaker, or enable the I2S amplifier's overlay in "
+            "/boot/firmware/config.txt (hardware/WIRING.md); the user needs the audio group",
+        )
+    device = config.speaker.device or "the default card"
+    return Check("aplay", Status.OK, f"{len(cards)} sound card(s); playing on {device}")
+
+
+def _smbus_class() -> Any:
+    from smbus2 import SMBus
+
+    return SMBus
+
+
+def check_lcd(
+    config: Config,
+    *,
+    bus_class: Callable[[int], Any] | None = None,
+    dev_dir: Path = Path("/dev"),
+) -> Check:
+    """The I2C bus exists and something answers at the LCD's address."""
+    lcd = config.lcd
+    if not lcd.enabled:
+        return Check("lcd", Status.OK, "LCD disabled in the config ([lcd] enabled)")
+    device = dev_dir / f"i2c-{lcd.port}"
+    if not device.exists():
+        return Check(
+            "lcd",
+            Status.MISSING,
+            f"no I2C bus {device}",
+            "enable I2C: sudo raspi-config nonint do_i2c 0, then reboot",
+        )
+    bus_class = bus_class or _smbus_class()
+    try:
+        bus = bus_class(lcd.port)
+    except OSError as error:
+        return Check(
+            "lcd",
+            Status.FAIL,
+            f"cannot open {device}: {error}",
+            "add the user to the i2c group (sudo usermod -aG i2c $USER)",
+        )
+    try:
+        bus.read_byte(lcd.address)
+    except OSError as error:
+        return Check(
+            "lcd",
+            Status.MISSING,
+            f"nothing answers at {lcd.address:#04x} on {device} ({error})",
+            f"check the wiring (hardware/WIRING.md), then 'i2cdetect -y {lcd.port}' "
+            "and set [lcd] address to the number it shows",
+        )
+    finally:
+        bus.close()
+    return Check("lcd", Status.OK, f"a device answers at {lcd.address:#04x} on {device}")
+
+
+def check_gpio(config: Config, *, pin_factory: Any = None) -> Check:
+    """gpiozero can claim every configured LED and button pin."""
+    from gpiozero.exc import BadPinFactory, PinFactoryFallback
+
+    leds: LockLeds | None = None
+    try:
+        with warnings.catch_warnings():  # the fallbacks tried are noise; the verdict says it all
+            warnings.simplefilter("ignore", PinFactoryFallback)
+            leds = LockLeds(config.pins.leds.as_dict(), pin_factory=pin_factory)
+            Buttons(config.pins.buttons.as_dict(), pin_factory=pin_factory).close()
+    except GpioUnavailable as error:
+        if isinstance(error.__cause__, BadPinFactory):
+            return Check(
+                "gpio",
+                Status.MISSING,
+                str(error),
+                "sudo apt install python3-lgpio, and make the venv with "
+                "--system-site-packages (hardware/install.sh)",
+            )
+        return Check(
+            "gpio",
+            Status.FAIL,
+            str(error),
+            "stop the service (sudo systemctl stop pi-reader) or fix the pins in [pins]",
+        )
+    finally:
+        if leds is not None:
+            leds.close()
+    return Check("gpio", Status.OK, "4 LED and 6 button pins claimed and released")
+
+
+def check_state_dir(config: Config) -> Check:
+    """The state folder (game logs, calibration) exists and this user can write to it."""
+    folder = config.paths.state_dir
+    if not folder.is_dir():
+        return Check(
+            "state",
+            Status.MISSING,
+            f"no folder {folder}",
+            "systemd creates it on the service's first start (StateDirectory=); "
+            f"or: sudo install -d -o pi-reader -g pi-reader {folder}",
+        )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return Check(
+            "state",
+            Status.FAIL,
+            f"{folder} is not writable by this user",
+            "run as the service user: sudo -u pi-reader pi-reader doctor",
+        )
+    return Check("state", Status.OK, f"{folder} is writable")
+
+
+def run_checks(config: Config, *, camera_spec: str | None = None) -> list[Check]:
+    """Every probe, in the order a person would fix things."""
+    return [
+        check_camera(config, camera_spec=camera_spec),
+        check_espeak(config),
+        check_aplay(config),
+        check_lcd(config),
+        check_gpio(config),
+        check_state_dir(config),
+    ]
+
+
+def all_ok(checks: Sequence[Check]) -> bool:
+    return all(check.status is Status.OK for check in checks)
