@@ -16,6 +16,7 @@ from importlib import resources
 
 LANGUAGES: tuple[str, ...] = ("en", "ru", "uk", "es", "de", "fa")
 DEFAULT_LANGUAGE = "en"
+_FRAGMENT_STARTS = ("{die", "{row", "{colour")
 
 
 class UnknownLanguage(ValueError):
@@ -65,7 +66,11 @@ class Catalogue:
         return cls(language, _flatten(tomllib.loads(source.read_text(encoding="utf-8"))))
 
     def text(self, key: str, **values: object) -> str:
-        """The message ``key`` with its placeholders filled; the first letter made upper case."""
+        """The message ``key`` with its placeholders filled.
+
+        A sentence that starts with a fragment ("the red die is missing") gets its first letter
+        made upper case; names of players are left as they were typed.
+        """
         try:
             template = self.texts[key]
         except KeyError:
@@ -76,7 +81,9 @@ class Catalogue:
                 f"message {key!r} takes {sorted(expected)}, was given {sorted(values)}"
             )
         filled = template.format(**values)
-        return filled[:1].upper() + filled[1:]
+        if template.startswith(_FRAGMENT_STARTS):
+            return filled[:1].upper() + filled[1:]
+        return filled
 
     def word(self, key: str) -> str:
         """A fragment used inside other messages (a colour, a die), kept as written."""

@@ -125,6 +125,12 @@ class SettleDetector:
         """True between the end of motion and the settle event: still frames worth reading."""
         return self._armed and self._state is TrayState.ROLLING
 
+    def arm(self, timestamp: float) -> None:
+        """Treat ``timestamp`` as motion: the tray is read once still (after a camera outage)."""
+        self._last_motion_at = timestamp
+        self._armed = True
+        self._state = TrayState.ROLLING
+
     def mark_empty(self) -> None:
         """The settled frame showed no dice (the reader found none): the tray is empty."""
         self._state = TrayState.EMPTY

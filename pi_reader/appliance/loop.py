@@ -1,0 +1,408 @@
+"""The table-side loop: frames in; rolls read, announced, kept; locks lit; faults survived.
+
+Each iteration takes one frame, feeds the settle detector and, while the dice lie still after
+motion, reads the frame. When the dice have settled, the readings of the last few still frames
+are combined by vote. A trusted roll goes to the game (journal first, then the announcement);
+a doubtful one is explained in plain words and the loop waits for the next settle. Button
+presses and typed marks are taken between frames. A camera that stops answering is retried
+with back-off while the display says so; the game is kept throughout.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import textwrap
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from pi_reader.appliance.catalogue import Catalogue
+from pi_reader.appliance.motion import MotionSettings, SettleDetector
+from pi_reader.appliance.notices import Notice, Outcome, Refused, notice, render
+from pi_reader.appliance.paper import PaperGame
+from pi_reader.appliance.sheet import SheetGame
+from pi_reader.appliance.table import Table
+from pi_reader.appliance.vote import DISAGREEMENT_MESSAGE, combine_readings
+from pi_reader.devices import (
+    ButtonPanel,
+    Camera,
+    CameraExhausted,
+    CameraUnavailable,
+    Display,
+    Leds,
+    Speaker,
+)
+from pi_reader.vision.types import COLOURED_DICE, Problem, ProblemKind, RollReading
+
+log = logging.getLogger(__name__)
+
+ReadRoll = Callable[[np.ndarray, Sequence[str]], RollReading]
+VOTE_FRAMES = 3
+MAX_PROBLEMS_SAID = 2
+SAME_ROLL_TOLERANCE = 0.3  # dice within this share of a die's width count as not moved
+_WITH_COLOUR = {
+    ProblemKind.MISSING_DIE: ("problem.missing_die", "die"),
+    ProblemKind.COCKED_DIE: ("problem.cocked_die", "die"),
+    ProblemKind.UNREADABLE_VALUE: ("problem.unreadable_value", "die_object"),
+    ProblemKind.DUPLICATE_COLOUR: ("problem.duplicate_colour", "die_object"),
+    ProblemKind.REMOVED_DIE_PRESENT: ("problem.removed_die_present", "die_object"),
+}
+
+
+class Notifier(Protocol):
+    """The service manager's notifications (systemd READY and WATCHDOG)."""
+
+    def ready(self) -> object: ...
+
+    def watchdog(self) -> object: ...
+
+
+class NoNotifier:
+    """When not run by systemd."""
+
+    def ready(self) -> None:
+        """Nobody to tell."""
+
+    def watchdog(self) -> None:
+        """Nobody to tell."""
+
+
+class FrameClock:
+    """Timestamps for frames: frame count over fps for recordings, the monotonic clock live."""
+
+    def __init__(self, fps: float | None) -> None:
+        self.fps = fps
+        self._frames = 0
+
+    def __call__(self) -> float:
+        self._frames += 1
+        if self.fps is None:
+            return time.monotonic()
+        return self._frames / self.fps
+
+
+@dataclass
+class CameraRetry:
+    """Back-off between attempts to get a lost camera back: first, doubling, at most."""
+
+    first: float = 0.5
+    longest: float = 10.0
+    sleep: Callable[[float], None] = time.sleep
+
+
+def problem_notice(problem: Problem) -> Notice:
+    """A reader problem as something to say, naming the die when the reader named it."""
+    if problem.kind is ProblemKind.UNREADABLE_VALUE and problem.message == DISAGREEMENT_MESSAGE:
+        return notice("problem.disagree")
+    if problem.kind in _WITH_COLOUR:
+        key, value_name = _WITH_COLOUR[problem.kind]
+        if problem.colour in (*COLOURED_DICE, "white"):
+            return Notice(key, {value_name: problem.colour})
+        if problem.kind is ProblemKind.DUPLICATE_COLOUR:
+            return notice("problem.extra_die")
+        return notice(f"{key}_any")
+    return notice(f"problem.{problem.kind.value}")
+
+
+def same_roll(a: RollReading, b: RollReading) -> bool:
+    """The same dice showing the same faces at the same places (nobody has rolled since)."""
+    if len(a.dice) != len(b.dice):
+        return False
+    unmatched = list(b.dice)
+    for die in a.dice:
+        tolerance = SAME_ROLL_TOLERANCE * max(die.box[2], die.box[3], 1)
+        match = next(
+            (
+                other
+                for other in unmatched
+                if other.colour == die.colour
+                and other.value == die.value
+                and abs(other.centre[0] - die.centre[0]) <= tolerance
+                and abs(other.centre[1] - die.centre[1]) <= tolerance
+            ),
+            None,
+        )
+        if match is None:
+            return False
+        unmatched.remove(match)
+    return True
+
+
+class Appliance:
+    """Wires camera, reader, game and devices together; :meth:`run` is the loop."""
+
+    def __init__(
+        self,
+        *,
+        camera: Camera,
+        read_roll: ReadRoll,
+        table: Table,
+        catalogue: Catalogue,
+        speaker: Speaker,
+        display: Display,
+        leds: Leds,
+        buttons: ButtonPanel | None = None,
+        commands: Callable[[], list[str]] | None = None,
+        notifier: Notifier | None = None,
+        clock: Callable[[], float] | None = None,
+        motion: MotionSettings | None = None,
+        retry: CameraRetry | None = None,
+    ) -> None:
+        self.camera = camera
+        self.read_roll = read_roll
+        self.table = table
+        self.catalogue = catalogue
+        self.speaker = speaker
+        self.display = display
+        self.leds = leds
+        self.commands = commands
+        self.notifier = notifier or NoNotifier()
+        self.clock = clock or FrameClock(None)
+        self.detector = SettleDetector(motion)
+        self.retry = retry or CameraRetry()
+        self.frames = 0
+        self.stop_requested = False
+        self._readings: deque[RollReading] = deque(maxlen=VOTE_FRAMES)
+        self._last_roll: RollReading | None = None
+        self._presses: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self._outage_over = False
+        if buttons is not None:
+            buttons.on_lock = self._presses.put
+            buttons.on_penalty = lambda: self._presses.put("penalty")
+            buttons.on_undo = lambda: self._presses.put("undo")
+
+    # --- the loop -------------------------------------------------------------------------------
+    def run(self, max_frames: int | None = None) -> int:
+        """Play until the frames run out, a stop is requested, or ``max_frames`` were seen."""
+        self._tell(self.table.opening_notices())
+        self.leds.set_removed(self.table.removed)
+        if isinstance(self.table.game, SheetGame) and self.table.resumed:
+            self._handle(self.table.game.resume())
+        self._show_waiting()
+        self._start_camera()
+        self.notifier.ready()
+        try:
+            while not self.stop_requested and (max_frames is None or self.frames < max_frames):
+                self.notifier.watchdog()
+                self._take_inputs()
+                frame = self._capture()
+                if frame is None:
+                    self.say_only([notice("app.frames_over")])
+                    break
+                self.frames += 1
+                self._observe(frame, self.clock())
+            self._take_inputs()
+        finally:
+            self.camera.stop()
+        return 0
+
+    def _start_camera(self) -> None:
+        delay = self.retry.first
+        while True:
+            try:
+                self.camera.start()
+                return
+            except CameraUnavailable as error:
+                log.warning("camera unavailable: %s", error)
+                self._camera_lost()
+                self.retry.sleep(delay)
+                delay = min(delay * 2, self.retry.longest)
+
+    def _capture(self) -> np.ndarray | None:
+        lost = False
+        delay = self.retry.first
+        while not self.stop_requested:
+            try:
+                frame = self.camera.capture()
+            except CameraExhausted:
+                return None
+            except CameraUnavailable as error:
+                log.warning("camera unavailable: %s", error)
+                if not lost:
+                    self._camera_lost()
+                    lost = True
+                self.camera.stop()
+                self.retry.sleep(delay)
+                delay = min(delay * 2, self.retry.longest)
+                self.notifier.watchdog()
+                try:
+                    self.camera.start()
+                except CameraUnavailable:
+                    continue
+                continue
+            if lost:
+                self._tell([notice("app.camera_back")])
+                self._show_waiting()
+                self._outage_over = True
+            return frame
+        return None
+
+    def _camera_lost(self) -> None:
+        self._tell([notice("app.camera_lost")])
+
+    # --- frames ---------------------------------------------------------------------------------
+    def _observe(self, frame: np.ndarray, timestamp: float) -> None:
+        if self._outage_over:
+            # The dice may have been rolled while the camera was away: start afresh and read
+            # what lies there once it is still (a roll already read is not taken twice).
+            self._outage_over = False
+            self.detector = SettleDetector(self.detector.settings)
+            self.detector.update(frame, timestamp)
+            self.detector.arm(timestamp)
+            self._readings.clear()
+            return
+        observation = self.detector.update(frame, timestamp)
+        if observation.moving:
+            self._readings.clear()
+            return
+        if self.detector.settling or observation.settled_now:
+            self._readings.append(self.read_roll(frame, self.table.removed))
+        if observation.settled_now:
+            reading = combine_readings(list(self._readings))
+            self._readings.clear()
+            self._on_settled(reading, frame)
+
+    def _on_settled(self, reading: RollReading, frame: np.ndarray) -> None:
+        if not reading.dice:
+            self.detector.mark_empty()
+            return
+        if self._last_roll is not None and same_roll(reading, self._last_roll):
+            return
+        if self.table.game.over:
+            # A roll after the end begins a new game with all dice back in play.
+            self._tell(self.table.start_new_game())
+            self.leds.set_removed(self.table.removed)
+            reading = self.read_roll(frame, self.table.removed)
+        if not reading.ok:
+            problems = [problem_notice(p) for p in reading.problems[:MAX_PROBLEMS_SAID]]
+            self._tell([*problems, notice("problem.retry")])
+            return
+        dice = reading.engine_dice()
+        try:
+            outcome = self.table.game.roll(dice)
+        except Refused as refusal:
+            self._tell([refusal.notice])
+            return
+        self._last_roll = reading
+        self._handle(outcome, roll=dice)
+
+    # --- buttons and typed marks ----------------------------------------------------------------
+    def _take_inputs(self) -> None:
+        while True:
+            try:
+                button = self._presses.get_nowait()
+            except queue.Empty:
+                break
+            self._press(button)
+        if self.commands is not None:
+            for line in self.commands():
+                self._command(line)
+
+    def _press(self, button: str) -> None:
+        game = self.table.game
+        try:
+            if isinstance(game, PaperGame):
+                outcome = game.press(button)
+            elif button == "undo":
+                outcome = game.command("undo")
+            else:
+                return  # in sheet mode the engine knows the locks and penalties itself
+        except Refused as refusal:
+            self._tell([refusal.notice])
+            return
+        self._handle(outcome)
+
+    def _command(self, line: str) -> None:
+        game = self.table.game
+        if isinstance(game, PaperGame):
+            log.warning("typed marks are for sheet mode; ignored: %s", line)
+            return
+        try:
+            outcome = game.command(line)
+        except Refused as refusal:
+            self._tell([refusal.notice])
+            return
+        self._handle(outcome)
+
+    # --- saying and showing ---------------------------------------------------------------------
+    def _handle(self, outcome: Outcome, roll: dict[str, int] | None = None) -> None:
+        """Journal first, then LEDs, then say and show; the end of the game if it came."""
+        self.table.commit(outcome)
+        self.leds.set_removed(self.table.removed)
+        self._tell(outcome.notices, roll=roll)
+        if self.table.game.over and (outcome.written or outcome.rewrite):
+            self._tell(self.table.game.end_notices())
+        elif roll is None and outcome.rewrite:
+            self._show_waiting()
+
+    def say(self, notices: Sequence[Notice]) -> None:
+        """Say and show ``notices`` (device warnings at start, goodbye at the end)."""
+        self._tell(notices)
+
+    def say_only(self, notices: Sequence[Notice]) -> None:
+        """Say ``notices`` but leave the display as it is (the result of a finished game)."""
+        for item in notices:
+            self.speaker.say(render(self.catalogue, item))
+
+    def _tell(self, notices: Sequence[Notice], roll: dict[str, int] | None = None) -> None:
+        if not notices:
+            return
+        texts = [render(self.catalogue, item) for item in notices]
+        for text in texts:
+            self.speaker.say(text)
+        if roll is not None:
+            extra = [t for t, n in zip(texts, notices, strict=True) if n.key != "roll.white_sum"]
+            self.display.show(self._roll_screen(roll) + self._wrap(extra))
+        else:
+            self.display.show(self._wrap(texts))
+
+    def _roll_screen(self, roll: dict[str, int]) -> list[str]:
+        """The white sum for everyone, and the colour sums the active player may use.
+
+        The long form ("ann: white 8") when everything fits the display, else the short ("W8").
+        """
+        white = roll["white1"] + roll["white2"]
+        items = []
+        for colour in COLOURED_DICE:
+            if colour in roll:
+                sums = sorted({roll["white1"] + roll[colour], roll["white2"] + roll[colour]})
+                items.append(
+                    self.catalogue.text(
+                        "roll.colour_sum",
+                        colour=self.catalogue.word(f"colour_short.{colour}"),
+                        first=sums[0],
+                        second=sums[-1],
+                    )
+                )
+        long = [
+            self.catalogue.text("roll.white_line", player=self.table.game.active, sum=white),
+            *self._pack(items),
+        ]
+        if len(long) <= self.display.rows:
+            return long
+        return self._pack([self.catalogue.text("roll.white_short", sum=white), *items])
+
+    def _pack(self, items: list[str]) -> list[str]:
+        lines: list[str] = []
+        for item in items:
+            if lines and len(lines[-1]) + 1 + len(item) <= self.display.cols:
+                lines[-1] += " " + item
+            else:
+                lines.append(item)
+        return lines
+
+    def _wrap(self, texts: Sequence[str]) -> list[str]:
+        lines: list[str] = []
+        for text in texts:
+            lines += textwrap.wrap(text, self.display.cols) or [""]
+        return lines
+
+    def _show_waiting(self) -> None:
+        game = self.table.game
+        if not game.over:
+            self.display.show([self.catalogue.text("app.your_roll", player=game.active)])

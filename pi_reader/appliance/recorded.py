@@ -1,0 +1,164 @@
+"""A recorded game: still photos of rolls played back as a camera stream with motion between them.
+
+Storing a real 10 fps video of a game would take megabytes; a game is told just as well by one
+still frame per roll. :class:`RecordedGame` turns the stills into a stream at run time: a few
+frames of synthetic motion (the next roll, shifted about, as dice tumbling in), then the still
+roll held for a while, then the next. It also plays what the players did at the table after each
+roll (button presses, typed marks), so a recording exercises the whole appliance end to end.
+
+A recorded game is a folder with the images and ``recorded-game.json``::
+
+    {"fps": 10, "calibration": "calibration.jpg",
+     "rolls": [{"image": "roll_001.jpg", "then": ["penalty"]},
+               {"image": "roll_002.jpg", "paint_out": [[492, 135, 52, 60]]},   # a die missing
+               {"image": "roll_002.jpg", "then": ["bob red 7", "ann pass"]}]}
+
+``paint_out`` boxes are inpainted with the tray around them, to make a frame with a problem.
+``then`` entries are button names (red, yellow, green, blue, penalty, undo) or typed lines; they
+happen once the roll has had time to settle and be announced.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from pi_reader.devices.camera import CameraBase, as_bgr_frame
+from pi_reader.devices.errors import CameraExhausted, CameraNotStarted, CameraSpecError
+
+MANIFEST = "recorded-game.json"
+MOTION_FRAMES = 4
+HOLD_SECONDS = 1.5
+ACTIONS_AFTER_SECONDS = 1.0  # well after the settle (0.4 s) and the announcement
+MAX_SHIFT = 40  # pixels the dice appear to jump between motion frames
+
+
+class RecordedGameError(CameraSpecError):
+    """The folder's recorded-game.json is missing, not JSON, or names missing images."""
+
+
+@dataclass(frozen=True)
+class RecordedRoll:
+    image: Path
+    then: tuple[str, ...] = ()
+    paint_out: tuple[tuple[int, int, int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Recording:
+    """A recorded game as read from its folder."""
+
+    folder: Path
+    fps: float
+    calibration: Path | None
+    rolls: tuple[RecordedRoll, ...]
+
+    @classmethod
+    def load(cls, folder: Path) -> Recording:
+        path = folder / MANIFEST
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as error:
+            raise RecordedGameError(f"no recorded game at {path}: {error.strerror}") from None
+        except json.JSONDecodeError as error:
+            raise RecordedGameError(f"{path} is not JSON: {error}") from None
+        try:
+            rolls = tuple(
+                RecordedRoll(
+                    folder / str(item["image"]),
+                    tuple(str(action) for action in item.get("then", ())),
+                    tuple(tuple(int(v) for v in box) for box in item.get("paint_out", ())),  # type: ignore[misc]
+                )
+                for item in data["rolls"]
+            )
+            fps = float(data.get("fps", 10))
+            calibration = data.get("calibration")
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise RecordedGameError(f"{path}: malformed ({error!r})") from None
+        for roll in rolls:
+            if not roll.image.is_file():
+                raise RecordedGameError(f"{path} names {roll.image.name}, which is not there")
+        if not rolls or fps <= 0:
+            raise RecordedGameError(f"{path}: needs at least one roll and a positive fps")
+        return cls(folder, fps, folder / calibration if calibration else None, rolls)
+
+    @staticmethod
+    def is_recording(folder: Path) -> bool:
+        return (folder / MANIFEST).is_file()
+
+
+def _read_image(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise RecordedGameError(f"{path} is not an image OpenCV can read")
+    return as_bgr_frame(image)
+
+
+def paint_out(frame: np.ndarray, boxes: tuple[tuple[int, int, int, int], ...]) -> np.ndarray:
+    """The frame with each box filled in from the tray around it (OpenCV inpainting)."""
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    for x, y, w, h in boxes:
+        margin = max(w, h) // 6
+        mask[max(0, y - margin) : y + h + margin, max(0, x - margin) : x + w + margin] = 255
+    return cv2.inpaint(frame, mask, 5, cv2.INPAINT_TELEA)
+
+
+def motion_frame(still: np.ndarray, step: int) -> np.ndarray:
+    """``still`` jumbled as by tumbling dice: shifted by a different offset at every step."""
+    rng = np.random.default_rng(step)
+    dx, dy = (int(v) for v in rng.integers(-MAX_SHIFT, MAX_SHIFT + 1, size=2))
+    return np.roll(still, (dy or 7, dx or 11), axis=(0, 1))
+
+
+class RecordedGame(CameraBase):
+    """Plays a :class:`Recording` as a camera; ``on_action`` receives the players' actions.
+
+    ``frames_served`` counts frames; CameraExhausted after the last roll's hold.
+    """
+
+    def __init__(self, recording: Recording, on_action: Callable[[str], None]) -> None:
+        self.recording = recording
+        self.on_action = on_action
+        self.frames_served = 0
+        self._stream: Iterator[tuple[np.ndarray, tuple[str, ...]]] | None = None
+
+    def start(self) -> None:
+        if self._stream is None:
+            self._stream = self._frames()
+
+    def stop(self) -> None:
+        """Nothing to release; playing on after a restart continues where it was."""
+
+    def capture(self) -> np.ndarray:
+        if self._stream is None:
+            raise CameraNotStarted("recorded game: capture() before start()")
+        try:
+            frame, actions = next(self._stream)
+        except StopIteration:
+            raise CameraExhausted(
+                f"recorded game {self.recording.folder}: all {self.frames_served} frames served"
+            ) from None
+        for action in actions:
+            self.on_action(action)
+        self.frames_served += 1
+        return frame
+
+    def _frames(self) -> Iterator[tuple[np.ndarray, tuple[str, ...]]]:
+        fps = self.recording.fps
+        hold = max(1, round(HOLD_SECONDS * fps))
+        act_at = min(hold - 1, round(ACTIONS_AFTER_SECONDS * fps))
+        step = 0
+        for roll in self.recording.rolls:
+            still = _read_image(roll.image)
+            if roll.paint_out:
+                still = paint_out(still, roll.paint_out)
+            for _ in range(MOTION_FRAMES):
+                step += 1
+                yield motion_frame(still, step), ()
+            for index in range(hold):
+                yield still, roll.then if index == act_at else ()

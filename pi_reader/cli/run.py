@@ -1,0 +1,262 @@
+"""``pi-reader run``: the table-side appliance (what the systemd service starts).
+
+``--no-hardware`` puts console stand-ins in place of the speaker (``SAY: ...`` lines), the LCD (a
+drawn box) and the LEDs (``LEDS: ...`` lines), so the whole appliance runs on any laptop. With
+``--camera dir:FOLDER`` holding a ``recorded-game.json`` it plays that recorded game end to end
+(see :mod:`pi_reader.appliance.recorded`) and stops when the frames run out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+import os
+import queue
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pi_reader.appliance.bots import BotsUnavailable, seat_bots
+from pi_reader.appliance.catalogue import LANGUAGES, Catalogue
+from pi_reader.appliance.loop import Appliance, FrameClock, Notifier
+from pi_reader.appliance.notices import notice
+from pi_reader.appliance.recorded import RecordedGame, RecordedGameError, Recording
+from pi_reader.appliance.table import Table, TableError
+from pi_reader.cli.config import add_config_option
+from pi_reader.config import Config, ConfigError, load_config
+from pi_reader.devices import BUTTON_NAMES, CameraSpecError, build_devices
+from pi_reader.devices.systemd_notify import SystemdNotifier
+
+log = logging.getLogger(__name__)
+CALIBRATION_FILE = "calibration.json"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run the table-side appliance (camera, reader, game, speaker, LCD, LEDs)",
+        description=(
+            "Watch the dice tray, read each roll when the dice stop, announce it and keep the "
+            "game. Resumes an unfinished game of the same players from the state directory."
+        ),
+    )
+    parser.add_argument("--players", help="comma-separated names, 2 to 5 with the bots")
+    parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a computer player called NAME (repeatable; sheet mode)",
+    )
+    parser.add_argument(
+        "--mode", choices=("paper", "sheet"), help="default: paper, or sheet with bots"
+    )
+    parser.add_argument(
+        "--no-hardware", action="store_true", help="console stand-ins for speaker, LCD and LEDs"
+    )
+    parser.add_argument("--camera", metavar="SPEC", help="picamera, usb:N, dir:PATH or video:FILE")
+    add_config_option(parser)
+    parser.add_argument("--calibration", type=Path, metavar="PATH", help="the calibration file")
+    parser.add_argument("--language", choices=LANGUAGES, help="announcement language")
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        metavar="DIR",
+        help="where the game log lives (default: the config's; with --no-hardware "
+        "$XDG_STATE_HOME/pi-reader)",
+    )
+    parser.add_argument(
+        "--new-game", action="store_true", help="archive the current game and start a new one"
+    )
+    parser.set_defaults(func=run_command)
+
+
+def _fail(message: str) -> int:
+    print(f"pi-reader run: {message}", file=sys.stderr)
+    return 2
+
+
+def run_command(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        config = load_config(args.config)
+    except ConfigError as error:
+        return _fail(str(error))
+    try:
+        return run_appliance(args, config)
+    except (TableError, RecordedGameError, CameraSpecError, BotsUnavailable) as error:
+        return _fail(str(error))
+
+
+def _players(args: argparse.Namespace, config: Config) -> tuple[list[str], list[str]]:
+    people = [p.strip() for p in (args.players or "").split(",") if p.strip()]
+    if not people and not args.bot:
+        people = list(config.game.players)
+    bots = list(args.bot) or ([] if args.players else list(config.game.bots))
+    return people + bots, bots
+
+
+def _state_dir(args: argparse.Namespace, config: Config) -> Path:
+    if args.state_dir is not None:
+        return args.state_dir
+    if args.no_hardware:
+        base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+        return Path(base) / "pi-reader"
+    return config.paths.state_dir
+
+
+def load_reader(calibration_path: Path | None, recording: Recording | None) -> Callable[..., Any]:
+    """The reader bound to the table's calibration (loaded, or made from the recording's frame)."""
+    from pi_reader.vision.calibration import Calibration, CalibrationError, calibrate
+    from pi_reader.vision.reader import read_roll
+
+    if calibration_path is not None:
+        try:
+            calibration = Calibration.load(calibration_path)
+        except (CalibrationError, OSError, ValueError) as error:
+            raise TableError(
+                f"the calibration file {calibration_path} cannot be used: {error}"
+            ) from None
+    elif recording is not None and recording.calibration is not None:
+        import cv2
+
+        frame = cv2.imread(str(recording.calibration), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise TableError(f"{recording.calibration} is not an image")
+        try:
+            calibration = calibrate(frame)
+        except (CalibrationError, ValueError) as error:
+            raise TableError(f"cannot calibrate from {recording.calibration}: {error}") from None
+    else:
+        raise TableError(
+            "no calibration: put the six dice in the tray and run 'pi-reader calibrate', "
+            "or give --calibration PATH"
+        )
+
+    def read(frame: Any, removed: Any) -> Any:
+        return read_roll(frame, calibration=calibration, removed=tuple(removed))
+
+    return read
+
+
+class TerminalCommands:
+    """Lines typed at the terminal (sheet mode), read on a background thread, never blocking."""
+
+    def __init__(self) -> None:
+        self._lines: queue.SimpleQueue[str] = queue.SimpleQueue()
+
+    def put(self, line: str) -> None:
+        self._lines.put(line)
+
+    def start_reading(self, stream: Any = None) -> None:
+        stream = stream or sys.stdin
+
+        def pump() -> None:
+            for line in stream:
+                self._lines.put(line.rstrip("\n"))
+
+        threading.Thread(target=pump, name="terminal-commands", daemon=True).start()
+
+    def __call__(self) -> list[str]:
+        lines = []
+        while True:
+            try:
+                lines.append(self._lines.get_nowait())
+            except queue.Empty:
+                return lines
+
+
+def _notifier() -> Notifier:
+    return SystemdNotifier()
+
+
+def run_appliance(args: argparse.Namespace, config: Config) -> int:
+    players, bot_names = _players(args, config)
+    if not players:
+        return _fail("who plays? give --players ann,bob (or [game] players in the config)")
+    mode = args.mode or ("sheet" if bot_names else config.game.mode)
+    if bot_names and mode == "paper":
+        return _fail("computer players keep their sheets in the engine: use --mode sheet")
+    if not 2 <= len(players) <= 5 or len(set(players)) != len(players):
+        return _fail(f"Qwixx needs 2 to 5 players with different names, not {','.join(players)}")
+    language = args.language or config.speaker.language
+    config = dataclasses.replace(
+        config, speaker=dataclasses.replace(config.speaker, language=language)
+    )
+    catalogue = Catalogue.load(language)
+    state_dir = _state_dir(args, config)
+
+    recording = None
+    if args.camera and args.camera.startswith("dir:"):
+        folder = Path(args.camera[4:])
+        if Recording.is_recording(folder):
+            recording = Recording.load(folder)
+    calibration = args.calibration
+    if calibration is None and recording is None and (state_dir / CALIBRATION_FILE).exists():
+        calibration = state_dir / CALIBRATION_FILE
+    read = load_reader(calibration, recording)
+
+    bots = seat_bots(bot_names)
+    colour_words = {catalogue.word(f"colour.{c}"): c for c in ("red", "yellow", "green", "blue")}
+    table = Table.open(
+        state_dir,
+        mode,
+        players,
+        bots=bots,
+        colour_words=colour_words,
+        new_game=args.new_game or recording is not None,
+    )
+    devices = build_devices(config, no_hardware=args.no_hardware, camera_spec=args.camera)
+    commands = TerminalCommands()
+    camera = devices.camera
+    clock = FrameClock(
+        config.camera.fps if args.camera and not args.camera.startswith("usb") else None
+    )
+    if recording is not None:
+        press = devices.buttons.press if hasattr(devices.buttons, "press") else None
+
+        def act(action: str) -> None:
+            if action in BUTTON_NAMES and press is not None:
+                press(action)
+            else:
+                commands.put(action)
+
+        camera = RecordedGame(recording, act)
+        clock = FrameClock(recording.fps)
+    elif mode == "sheet":
+        commands.start_reading()
+    appliance = Appliance(
+        camera=camera,
+        read_roll=read,
+        table=table,
+        catalogue=catalogue,
+        speaker=devices.speaker,
+        display=devices.display,
+        leds=devices.leds,
+        buttons=devices.buttons,
+        commands=commands,
+        notifier=_notifier(),
+        clock=clock,
+    )
+    for warning in table.warnings:
+        print(f"pi-reader run: {warning}", file=sys.stderr)
+    for warning in devices.warnings:
+        appliance.say([notice("app.device_missing", device=warning.device)])
+    print(f"pi-reader run: game log {table.journal.path}", file=sys.stderr)
+
+    def stop(signum: int, frame: object) -> None:
+        appliance.stop_requested = True
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        status = appliance.run()
+    except KeyboardInterrupt:
+        status = 0
+    finally:
+        appliance.say_only([notice("app.stopped")])
+        devices.close()
+    return status
