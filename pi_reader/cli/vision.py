@@ -82,7 +82,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     except (ImageError, CalibrationError) as error:
         print(f"pi-reader calibrate: {error}", file=sys.stderr)
         return EXIT_SOME_FAILED
-    polarity = ", ".join(f"{k} {v}" for k, v in calibration.pip_polarity.items())
+    polarity = ", ".join(f"{k} {v or 'auto'}" for k, v in calibration.pip_polarity.items())
     print(
         f"calibrated: die side {calibration.die_side_px:.0f} px; pips: {polarity}; "
         f"written to {args.out}"

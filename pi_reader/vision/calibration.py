@@ -20,13 +20,15 @@ from typing import Any
 import numpy as np
 
 from pi_reader.vision import colour
-from pi_reader.vision.stages import Stages, default_stages, die_pixels, int_box, top_face_box
+from pi_reader.vision.stages import Stages, default_stages, die_pixels, face_box, int_box
 from pi_reader.vision.types import DIE_COLOURS
 
 FORMAT = "pi-reader-calibration"
 VERSION = 1
 POLARITIES = ("dark", "light")
 EXPECTED_DICE = 6
+# A face read at calibration with less confidence than this does not fix its colour's polarity.
+MIN_POLARITY_CONFIDENCE = 0.5
 # The naming of the six dice (see colour.name_six_dice) costs about 0.2..1.5 on good frames; a
 # cost above this means no pairing into two whites and four distinct hues fits.
 MAX_NAMING_COST = 3.0
@@ -82,7 +84,7 @@ class Calibration:
 
     die_side_px: float
     colour_models: dict[str, colour.ColourModel]
-    pip_polarity: dict[str, str]
+    pip_polarity: dict[str, str | None]  # "dark", "light", or None: decided per frame
     scene: Any = None  # locate.SceneModel, or None when locate keeps no scene
     camera: CameraSettings | None = None
     extra: dict[str, object] = field(default_factory=dict)
@@ -131,8 +133,10 @@ class Calibration:
                 models[name] = colour.ColourModel.from_json(entry.get("model"))
             except ValueError as error:
                 raise CalibrationError(f"'colours.{name}.model': {error}") from None
-            if entry.get("pip_polarity") not in POLARITIES:
-                raise CalibrationError(f"'colours.{name}.pip_polarity' must be one of {POLARITIES}")
+            if entry.get("pip_polarity") not in (*POLARITIES, None):
+                raise CalibrationError(
+                    f"'colours.{name}.pip_polarity' must be one of {POLARITIES} or null"
+                )
             polarity[name] = entry["pip_polarity"]
         camera = data.get("camera")
         return cls(
@@ -207,11 +211,14 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None) -> Calibration:
             "check the light and that these are the Qwixx dice"
         )
     side = float(np.median([c.side_px for c in candidates]))
-    polarity: dict[str, tuple[float, str]] = {}
+    polarity: dict[str, tuple[float, str | None]] = {}
     for name, candidate in zip(names, candidates, strict=True):
-        reading = stages.read_face(frame, top_face_box(candidate), polarity=None, die_side_px=side)
+        reading = stages.read_face(frame, face_box(candidate), polarity=None, die_side_px=side)
+        # A polarity is learnt only from a face read with confidence; otherwise the pips reader
+        # keeps deciding it per frame ("auto", stored as null).
+        learnt = reading.polarity if reading.confidence >= MIN_POLARITY_CONFIDENCE else None
         if name not in polarity or reading.confidence > polarity[name][0]:
-            polarity[name] = (reading.confidence, reading.polarity)
+            polarity[name] = (reading.confidence, learnt)
     return Calibration(
         die_side_px=side,
         colour_models=colour.learn_models(list(zip(names, relative, strict=True))),

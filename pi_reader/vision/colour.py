@@ -43,6 +43,8 @@ _DARK_FRACTION = 0.35
 # nominal hue is "unknown". Both are in log-chroma units / degrees, far from any one data set.
 _GENERIC_WHITE_CHROMA = 0.18
 _GENERIC_MAX_HUE_ERROR_DEG = 40.0
+# The tray's colour is sampled on a grid of this step (pixels).
+_TRAY_STEP = 6
 # Pixels this close to the tray's chroma are taken for tray (between dice, in shadows).
 _TRAY_RADIUS = 0.12
 
@@ -61,15 +63,20 @@ def log_chroma(bgr: np.ndarray) -> np.ndarray:
 def tray_chroma(frame: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> Chroma:
     """The tray's chroma: the median over unclipped pixels outside every die box.
 
-    Sub-sampled every fourth pixel; the tray fills most of the frame, so that is plenty.
+    Sampled every _TRAY_STEP pixels: the tray fills most of the frame, so that is plenty.
     """
-    keep = np.ones(frame.shape[:2], dtype=bool)
+    step = _TRAY_STEP
+    sample = frame[::step, ::step]
+    keep = np.ones(sample.shape[:2], dtype=bool)
     for x, y, w, h in boxes:
-        keep[max(0, y) : y + h, max(0, x) : x + w] = False
-    sample = frame[::4, ::4][keep[::4, ::4]]
-    usable = sample[(sample.max(axis=1) < _CLIPPED) & (sample.max(axis=1) > 8)]
+        keep[max(0, y) // step : (y + h) // step + 1, max(0, x) // step : (x + w) // step + 1] = (
+            False
+        )
+    pixels = sample[keep]
+    brightest = pixels.max(axis=1) if len(pixels) else np.zeros(0)
+    usable = pixels[(brightest < _CLIPPED) & (brightest > 8)]
     if len(usable) < 16:
-        usable = sample if len(sample) else frame.reshape(-1, 3)
+        usable = pixels if len(pixels) else frame.reshape(-1, 3)
     chroma = log_chroma(usable)
     return (float(np.median(chroma[:, 0])), float(np.median(chroma[:, 1])))
 

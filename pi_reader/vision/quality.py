@@ -40,9 +40,14 @@ BLURRED_EDGE_SPREAD = 0.1
 
 
 def brightness_level(frame: np.ndarray) -> float:
-    """The level (0..255) reached by the brightest half-percent of the frame."""
-    grey = cv2.cvtColor(frame[::2, ::2], cv2.COLOR_BGR2GRAY)
-    return float(np.percentile(grey, DARK_PERCENTILE))
+    """The level (0..255) reached by the brightest half-percent of the frame.
+
+    Measured on every third pixel through a histogram, which is exact enough and cheap.
+    """
+    grey = cv2.cvtColor(np.ascontiguousarray(frame[::3, ::3]), cv2.COLOR_BGR2GRAY)
+    histogram = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel()
+    cumulative = np.cumsum(histogram) / max(float(histogram.sum()), 1.0)
+    return float(np.searchsorted(cumulative, DARK_PERCENTILE / 100.0))
 
 
 def blown_fraction(patch: np.ndarray) -> float:
@@ -113,12 +118,14 @@ def assess(
             )
         )
     if boxes and level >= DARK_LEVEL:
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         ratios = []
         for box in boxes:
             side = die_side_px or (box[2] + box[3]) / 2.0
-            ratios.append(edge_spread(_crop(grey, box)) / max(side, 1.0))
-        spread = float(np.median(ratios))
+            patch = _crop(frame, box)
+            if patch.size:
+                grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
+                ratios.append(edge_spread(grey) / max(side, 1.0))
+        spread = float(np.median(ratios)) if ratios else 0.0
         if spread > BLURRED_EDGE_SPREAD:
             problems.append(
                 Problem(

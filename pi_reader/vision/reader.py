@@ -23,8 +23,8 @@ from pi_reader.vision.stages import (
     Stages,
     default_stages,
     die_pixels,
+    face_box,
     int_box,
-    top_face_box,
 )
 from pi_reader.vision.types import (
     COLOURED_DICE,
@@ -110,7 +110,7 @@ def _read_dice(
     ):
         polarity = calibration.pip_polarity.get(name) if calibration else None
         face = stages.read_face(
-            frame, top_face_box(candidate), polarity=polarity, die_side_px=side or candidate.side_px
+            frame, face_box(candidate), polarity=polarity, die_side_px=side or candidate.side_px
         )
         confidence = float(candidate.score) * float(face.confidence) * colour_conf
         x, y, w, h = box

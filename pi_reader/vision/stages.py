@@ -63,20 +63,20 @@ def int_box(box: Sequence[float]) -> Box:
     return (round(x), round(y), max(1, round(w)), max(1, round(h)))
 
 
-def top_face_box(candidate: DieCandidateLike) -> tuple[float, float, float, float]:
-    """The bounding box of the top face (the face whose pips count), falling back to the box."""
-    quad = np.asarray(candidate.top_face, dtype=np.float32).reshape(-1, 2)
-    if len(quad) < 3:
-        x, y, w, h = (float(v) for v in candidate.box)
-        return (x, y, w, h)
-    x0, y0 = quad.min(axis=0)
-    x1, y1 = quad.max(axis=0)
-    return (float(x0), float(y0), float(x1 - x0), float(y1 - y0))
+def face_box(candidate: DieCandidateLike) -> tuple[float, float, float, float]:
+    """The box handed to the pips reader: the whole visible die, as locate reports it.
+
+    The pips reader finds the top face inside it; a box cut to locate's footprint rectangle
+    would clip the corners of a die seen at an angle.
+    """
+    x, y, w, h = (float(v) for v in candidate.box)
+    return (x, y, w, h)
 
 
 # The colour of a die shows on the rounded rim of its top face and on its sides, so its pixels
-# are taken from the top face grown by this factor about its centre (and kept inside its box).
-_COLOUR_REGION_GROWTH = 1.3
+# are taken from the top-face quad (locate's footprint rectangle, rim and sides included) scaled
+# by this factor about its centre, and kept inside its box.
+_COLOUR_REGION_GROWTH = 1.0
 
 
 def die_pixels(frame: np.ndarray, candidate: DieCandidateLike) -> tuple[np.ndarray, np.ndarray]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pi_reader.vision.recorded import LabelledDie
-from pi_reader.vision.stages import Stages, top_face_box
+from pi_reader.vision.stages import Stages, face_box
 
 
 class FakeLocateError(Exception):
@@ -57,7 +57,7 @@ def label_stages(dice: tuple[LabelledDie, ...] | list[LabelledDie], cocked: int 
     if cocked is not None:
         c = candidates[cocked]
         candidates[cocked] = LabelCandidate(c.box, c.top_face, c.side_px, cocked=True)
-    values = {_key(top_face_box(c)): d.value for c, d in zip(candidates, dice, strict=True)}
+    values = {_key(face_box(c)): d.value for c, d in zip(candidates, dice, strict=True)}
 
     def find_dice(frame, scene=None):
         return list(candidates)
