@@ -78,7 +78,7 @@ def check_camera(
             "camera",
             Status.MISSING,
             str(error),
-            "connect the camera (ribbon cable contacts facing the board) and check "
+            "reseat the camera's ribbon cable at both ends and check "
             "'rpicam-hello --list-cameras'; stop the service first if it is running",
         )
     except CameraExhausted as error:
