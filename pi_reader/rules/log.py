@@ -270,7 +270,7 @@ def _unparsable(text: str) -> bool:
 
 def _apply_line(result: Replay, number: int, text: str) -> None:
     try:
-        obj = json.loads(text)
+        obj = json.loads(text.rstrip("\r\n"))  # columns then count within the line
     except ValueError as error:
         message = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
         column = f" at column {error.colno}" if isinstance(error, json.JSONDecodeError) else ""

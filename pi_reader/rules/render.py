@@ -11,7 +11,7 @@ from pi_reader.rules.game import Game, Phase
 from pi_reader.rules.sheet import Row
 from pi_reader.rules.types import COLOURS, ROW_NUMBERS
 
-_CELL = 4
+_CELL = 5
 LEGEND = "[n] marked   -n- crossed out (lost)   L lock symbol   closed: the row is locked"
 
 
@@ -26,10 +26,11 @@ def render_row(row: Row) -> str:
             cells.append(f"-{number}-".rjust(_CELL))
         else:
             cells.append(f"{number} ".rjust(_CELL))
-    cells.append(" [L]" if row.locked_here else "  L ")
+    cells.append("  [L]" if row.locked_here else "   L ")
     state = "closed" if row.closed else ""
     return (
-        f"  {row.colour.value:<7}{''.join(cells)}  {state:<6} {row.marks:>2} marks {row.points:>3}"
+        f"  {row.colour.value:<7}{''.join(cells)}  {state:<6} "
+        f"{row.marks:>2} mark{'s' if row.marks != 1 else ' '} {row.points:>3}"
     )
 
 
@@ -43,7 +44,7 @@ def render_game(game: Game) -> str:
         lines.append(f"{name}{tag}")
         lines.extend(render_row(row) for row in sheet.rows)
         lines.append(
-            f"  penalties {sheet.penalties} ({-5 * sheet.penalties:+d})".ljust(68)
+            f"  penalties {sheet.penalties} ({-5 * sheet.penalties:+d})".ljust(80)
             + f"total {score.total:>4}"
         )
         lines.append("")
