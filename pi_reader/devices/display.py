@@ -10,11 +10,14 @@ appliance's catalogue; fitting is the safety net, not the layout.
 from __future__ import annotations
 
 import contextlib
+import logging
 import sys
 from collections.abc import Sequence
 from typing import Any, Protocol, TextIO, runtime_checkable
 
 from pi_reader.devices.errors import DeviceClosed, DisplayUnavailable
+
+log = logging.getLogger(__name__)
 
 SUPPORTED_SIZES: frozenset[tuple[int, int]] = frozenset({(16, 2), (20, 4), (16, 4), (20, 2)})
 
@@ -120,8 +123,10 @@ class LcdDisplay:
     common one; ``A02``: Western European and Cyrillic). Characters the ROM lacks show as RPLCD's
     replacement character. Only lines that changed are rewritten, which keeps I2C traffic low.
 
-    Raises DisplayUnavailable when the bus or the backpack does not answer, at construction and if
-    the LCD drops off the bus later.
+    Raises DisplayUnavailable at construction when the bus or the backpack does not answer. Once
+    running, a loose wire must not stop the game: a failed write is logged (once per outage),
+    counted in ``failures``, and the next ``show()`` initialises the LCD again and redraws the
+    whole screen, so the display comes back by itself when the contact does.
     """
 
     def __init__(
@@ -137,32 +142,31 @@ class LcdDisplay:
         self.rows = rows
         self.address = address
         self.port = port
+        self.charmap = charmap
+        self.failures = 0
+        self.closed = False
+        self._lcd: Any = None
+        self._shown: list[str] = [""] * rows
         try:
-            from RPLCD.i2c import CharLCD
-
-            self._lcd: Any = CharLCD(
-                "PCF8574",
-                address,
-                port=port,
-                cols=cols,
-                rows=rows,
-                charmap=charmap,
-                auto_linebreaks=False,
-            )
+            self._connect()
         except (OSError, ImportError) as error:
             raise DisplayUnavailable(self._describe(error)) from error
-        self._shown: list[str] = [""] * rows
-        self.closed = False
-        self._write(lambda: self._lcd.clear())
 
     def show(self, lines: Sequence[str]) -> None:
         if self.closed:
             raise DeviceClosed("display is closed")
         screen = fit_lines(lines, self.cols, self.rows)
         wanted = [*screen, *[""] * (self.rows - len(screen))]
-        for row, line in enumerate(wanted):
-            if line != self._shown[row]:
-                self._write_row(row, line)
+        try:
+            if self._lcd is None:
+                self._connect()
+            for row, line in enumerate(wanted):
+                if line != self._shown[row]:
+                    self._lcd.cursor_pos = (row, 0)
+                    self._lcd.write_string(line.ljust(self.cols))
+                    self._shown[row] = line
+        except OSError as error:
+            self._lost(error)
 
     def clear(self) -> None:
         self.show(())
@@ -171,22 +175,35 @@ class LcdDisplay:
         if self.closed:
             return
         self.closed = True
-        with contextlib.suppress(OSError):  # an LCD already gone has nothing left to release
-            self._lcd.close(clear=True)
+        if self._lcd is not None:
+            with contextlib.suppress(OSError):  # an LCD already gone has nothing left to release
+                self._lcd.close(clear=True)
 
-    def _write_row(self, row: int, line: str) -> None:
-        def write() -> None:
-            self._lcd.cursor_pos = (row, 0)
-            self._lcd.write_string(line.ljust(self.cols))
+    def _connect(self) -> None:
+        from RPLCD.i2c import CharLCD
 
-        self._write(write)
-        self._shown[row] = line
+        lcd = CharLCD(
+            "PCF8574",
+            self.address,
+            port=self.port,
+            cols=self.cols,
+            rows=self.rows,
+            charmap=self.charmap,
+            auto_linebreaks=False,
+        )
+        lcd.clear()
+        self._lcd = lcd
+        self._shown = [""] * self.rows
 
-    def _write(self, action: Any) -> None:
-        try:
-            action()
-        except OSError as error:
-            raise DisplayUnavailable(self._describe(error)) from error
+    def _lost(self, error: OSError) -> None:
+        if self._lcd is not None:  # the first failure of this outage
+            log.warning(
+                "LCD write failed, will retry on the next screen: %s", self._describe(error)
+            )
+            with contextlib.suppress(OSError):
+                self._lcd.close(clear=False)
+        self.failures += 1
+        self._lcd = None
 
     def _describe(self, error: BaseException) -> str:
         return (

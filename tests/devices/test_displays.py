@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import pytest
 import RPLCD.i2c
@@ -82,25 +81,23 @@ def bus(monkeypatch: pytest.MonkeyPatch) -> type[RecordingBus]:
     return RecordingBus
 
 
-class SpyLcd(LcdDisplay):
-    """LcdDisplay that also notes the rows it rewrites (the bytes are RPLCD's business)."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        self.rewritten: list[tuple[int, str]] = []
-        super().__init__(**kwargs)
-
-    def _write_row(self, row: int, line: str) -> None:
-        self.rewritten.append((row, line))
-        super()._write_row(row, line)
+def rows_written(bus: RecordingBus) -> int:
+    """How many bytes reached the backpack so far (RPLCD's business what they are)."""
+    return len(bus.written)
 
 
 def test_lcd_writes_through_rplcd_to_its_address(bus: type[RecordingBus]) -> None:
-    lcd = SpyLcd(address=0x3F, port=1, cols=16, rows=2)
+    lcd = LcdDisplay(address=0x3F, port=1, cols=16, rows=2)
     lcd.show(["white 7", "red 9"])
-    lcd.show(["white 7", "red 10"])  # only the second row changed
-    written = lcd._lcd.bus.written
-    assert written and {address for address, _ in written} == {0x3F}
-    assert lcd.rewritten == [(0, "white 7"), (1, "red 9"), (1, "red 10")]
+    backpack = lcd._lcd.bus
+    assert backpack.written and {address for address, _ in backpack.written} == {0x3F}
+    before = rows_written(backpack)
+    lcd.show(["white 7", "red 9"])  # nothing changed: nothing written
+    assert rows_written(backpack) == before
+    lcd.show(["white 7", "red 10"])  # one row changed: fewer bytes than a whole screen
+    one_row = rows_written(backpack) - before
+    lcd.show(["white 8", "red 11"])
+    assert rows_written(backpack) - before - one_row > one_row
     lcd.close()
     lcd.close()
     with pytest.raises(DeviceClosed):
@@ -113,9 +110,18 @@ def test_lcd_missing_bus_is_unavailable(bus: type[RecordingBus]) -> None:
         LcdDisplay()
 
 
-def test_lcd_that_drops_off_the_bus(bus: type[RecordingBus]) -> None:
+def test_lcd_that_drops_off_the_bus_and_comes_back(
+    bus: type[RecordingBus], caplog: pytest.LogCaptureFixture
+) -> None:
     lcd = LcdDisplay(cols=20, rows=4)
+    lcd.show(["white 7"])
     bus.fail = True
-    with pytest.raises(DisplayUnavailable, match="i2cdetect"):
-        lcd.show(["gone"])
-    lcd.close()  # closing a vanished LCD does not raise
+    lcd.show(["gone"])  # no exception: the game goes on
+    lcd.show(["still gone"])
+    assert lcd.failures == 2
+    assert len([r for r in caplog.records if "LCD write failed" in r.message]) == 1
+    bus.fail = False
+    lcd.show(["back"])
+    assert lcd.failures == 2
+    assert lcd._lcd is not None and lcd._shown == ["back", "", "", ""]
+    lcd.close()
