@@ -29,6 +29,7 @@ from pi_reader.appliance.table import Table, TableError
 from pi_reader.cli.config import add_config_option
 from pi_reader.config import Config, ConfigError, load_config
 from pi_reader.devices import BUTTON_NAMES, CameraSpecError, build_devices
+from pi_reader.devices.bundle import Devices
 from pi_reader.devices.systemd_notify import SystemdNotifier
 
 log = logging.getLogger(__name__)
@@ -190,6 +191,23 @@ def run_appliance(args: argparse.Namespace, config: Config) -> int:
     catalogue = Catalogue.load(language)
     state_dir = _state_dir(args, config)
 
+    devices = build_devices(config, no_hardware=args.no_hardware, camera_spec=args.camera)
+    try:
+        return _play(args, config, devices, catalogue, state_dir, mode, players, bot_names)
+    finally:
+        devices.close()
+
+
+def _play(
+    args: argparse.Namespace,
+    config: Config,
+    devices: Devices,
+    catalogue: Catalogue,
+    state_dir: Path,
+    mode: str,
+    players: list[str],
+    bot_names: list[str],
+) -> int:
     recording = None
     if args.camera and args.camera.startswith("dir:"):
         folder = Path(args.camera[4:])
@@ -210,7 +228,6 @@ def run_appliance(args: argparse.Namespace, config: Config) -> int:
         colour_words=colour_words,
         new_game=args.new_game or recording is not None,
     )
-    devices = build_devices(config, no_hardware=args.no_hardware, camera_spec=args.camera)
     commands = TerminalCommands()
     camera = devices.camera
     clock = FrameClock(
@@ -256,7 +273,5 @@ def run_appliance(args: argparse.Namespace, config: Config) -> int:
         status = appliance.run()
     except KeyboardInterrupt:
         status = 0
-    finally:
-        appliance.say_only([notice("app.stopped")])
-        devices.close()
+    appliance.say_only([notice("app.stopped")])
     return status

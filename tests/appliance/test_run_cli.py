@@ -1,0 +1,89 @@
+"""``pi-reader run``: clear refusals with non-zero exits, device warnings said once."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pi_reader.cli import main
+from pi_reader.cli import run as run_module
+from pi_reader.devices import FakeButtons, FakeCamera, FakeDisplay, FakeLeds, FakeSpeaker
+from pi_reader.devices.bundle import Devices, DeviceWarning
+
+from .helpers import dice, reading
+
+DEMO = Path(__file__).resolve().parent.parent / "data" / "demo-game"
+
+
+def run(args: list[str], tmp_path: Path) -> int:
+    return main(["run", "--state-dir", str(tmp_path / "state"), *args])
+
+
+def test_a_corrupt_config_is_refused_and_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("[lcd\ncols = 16\n")
+    status = run(["--config", str(config), "--players", "ann,bob", "--no-hardware"], tmp_path)
+    assert status == 2
+    assert "not valid TOML" in capsys.readouterr().err
+    assert config.read_text() == "[lcd\ncols = 16\n"
+    assert not (tmp_path / "state").exists()
+
+
+def test_a_corrupt_calibration_is_refused_and_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calibration = tmp_path / "cal.json"
+    calibration.write_text('{"version": 1, "tray": ')
+    status = run(
+        ["--players", "ann,bob", "--no-hardware", "--calibration", str(calibration)], tmp_path
+    )
+    assert status == 2
+    assert f"the calibration file {calibration} cannot be used" in capsys.readouterr().err
+    assert calibration.read_text() == '{"version": 1, "tray": '
+    assert not (tmp_path / "state" / "game.jsonl").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "ann"], "2 to 5 players"),
+        (["--players", "ann,ann"], "different names"),
+        ([], "who plays?"),
+        (["--players", "ann", "--bot", "robo", "--mode", "paper"], "use --mode sheet"),
+        (["--players", "ann,bob", "--camera", "dir:/no/such/folder"], "no folder"),
+    ],
+)
+def test_bad_arguments_say_what_is_wrong(
+    args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(["--no-hardware", *args], tmp_path) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_missing_speaker_or_display_is_said_once_and_the_game_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    recording = tmp_path / "game"
+    recording.mkdir()
+    shutil.copy(DEMO / "roll_001.jpg", recording / "roll_001.jpg")
+    (recording / "recorded-game.json").write_text('{"rolls": [{"image": "roll_001.jpg"}]}')
+    speaker, display = FakeSpeaker(), FakeDisplay()
+
+    missing = (DeviceWarning("display", "no LCD at 0x27"), DeviceWarning("speaker", "no espeak"))
+
+    def devices(config: object, **kwargs: object) -> Devices:
+        leds, buttons = FakeLeds(), FakeButtons()
+        return Devices(FakeCamera([]), speaker, display, leds, buttons, missing)
+
+    roll = reading(dice(3, 4, 2, 5, 6, 1))
+    monkeypatch.setattr(run_module, "build_devices", devices)
+    monkeypatch.setattr(run_module, "load_reader", lambda *args: lambda frame, removed: roll)
+    status = run(["--players", "ann,bob", "--camera", f"dir:{recording}"], tmp_path)
+    assert status == 0
+    assert speaker.spoken.count("No display found. Running without it.") == 1
+    assert speaker.spoken.count("No speaker found. Running without it.") == 1
+    assert "White sum 7." in speaker.spoken
