@@ -40,7 +40,8 @@ class PiCamera(CameraBase):
     """A Raspberry Pi camera module: ``resolution`` BGR frames from the main stream at ``fps``.
 
     Uses a preview configuration (low latency, few buffers) rather than a still configuration: the
-    appliance wants a steady stream, not full-sensor stills. ``apply_controls`` switches off
+    appliance wants a steady stream, not full-sensor stills. A module with autofocus focuses once
+    at start (on the empty tray) and keeps that focus. ``apply_controls`` switches off
     auto exposure (AeEnable) and auto white balance (AwbEnable) and fixes ExposureTime,
     AnalogueGain and ColourGains; ``auto_controls`` reads what the automatics settled on from the
     frame metadata, for live calibration.
@@ -88,6 +89,7 @@ class PiCamera(CameraBase):
             camera.close()
             raise CameraUnavailable(f"the Raspberry Pi camera did not start: {error}") from error
         self._camera = camera
+        self._focus_once(camera)
 
     def capture(self) -> np.ndarray:
         camera = self._require_started()
@@ -133,6 +135,23 @@ class PiCamera(CameraBase):
         except (KeyError, TypeError, ValueError):
             log.warning("the camera metadata lacks exposure or colour gains: %r", metadata)
             return None
+
+    @staticmethod
+    def _focus_once(camera: Any) -> None:
+        """Focus a lens that can (Camera Module 3) on the tray once, then leave it there.
+
+        A fixed-focus module has no AfMode control and is focused by hand (hardware/TRAY.md).
+        Focusing continuously would hunt whenever a hand passes over the tray.
+        """
+        if "AfMode" not in getattr(camera, "camera_controls", {}):
+            return
+        try:
+            focused = camera.autofocus_cycle()
+        except (RuntimeError, OSError) as error:
+            log.warning("autofocus failed, the picture may be soft: %s", error)
+            return
+        if not focused:
+            log.warning("autofocus did not settle; the picture may be soft (is the tray in view?)")
 
     def _require_started(self) -> Any:
         if self._camera is None:

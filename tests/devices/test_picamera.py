@@ -22,12 +22,16 @@ class RecordingPicamera2:
 
     instances: ClassVar[list[RecordingPicamera2]] = []
     cameras_present = 1
+    has_autofocus = False
 
     def __init__(self, camera_num: int = 0) -> None:
         if camera_num >= self.cameras_present:
             raise IndexError("list index out of range")
         self.camera_num = camera_num
         self.calls: list[tuple[str, Any]] = []
+        self.camera_controls: dict[str, Any] = {"ExposureTime": (1, 66666, None)}
+        if self.has_autofocus:
+            self.camera_controls["AfMode"] = (0, 2, 0)
         self.metadata: dict[str, Any] = {
             "ExposureTime": 12345,
             "AnalogueGain": 2.5,
@@ -54,6 +58,10 @@ class RecordingPicamera2:
     def capture_metadata(self) -> dict[str, Any]:
         return self.metadata
 
+    def autofocus_cycle(self) -> bool:
+        self.calls.append(("autofocus_cycle", None))
+        return True
+
     def set_controls(self, controls: dict[str, Any]) -> None:
         self.calls.append(("set_controls", controls))
 
@@ -70,6 +78,7 @@ def picamera2(monkeypatch: pytest.MonkeyPatch) -> type[RecordingPicamera2]:
     module.Picamera2 = RecordingPicamera2  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "picamera2", module)
     RecordingPicamera2.instances.clear()
+    monkeypatch.setattr(RecordingPicamera2, "has_autofocus", False)
     return RecordingPicamera2
 
 
@@ -90,6 +99,18 @@ def test_streams_bgr_at_the_requested_size(picamera2: type[RecordingPicamera2]) 
         "stop",
         "close",
     ]
+
+
+def test_a_lens_with_autofocus_focuses_once_at_start(
+    picamera2: type[RecordingPicamera2], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(RecordingPicamera2, "has_autofocus", True)
+    with PiCamera() as camera:
+        camera.capture()
+        camera.capture()
+    names = [name for name, _ in picamera2.instances[0].calls]
+    assert names.count("autofocus_cycle") == 1
+    assert names.index("autofocus_cycle") == names.index("start") + 1
 
 
 def test_format_name_means_bgr_bytes() -> None:
