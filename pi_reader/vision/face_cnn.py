@@ -1,0 +1,53 @@
+"""The small trained classifier that counts pips on a normalized die patch.
+
+It is trained by ``training/train_pips.py`` and shipped as ONNX under ``models/``; OpenCV's dnn
+module runs it, so the appliance needs no deep-learning library. Class 0 means "no readable top
+face" (tray, a die's edge, a blank square); classes 1..6 are the face values.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "pips_cnn.onnx"
+INPUT_PX = 64
+CLASS_COUNT = 7  # 0 = no readable face, then the values 1..6
+
+
+def network_input(patch_bgr: np.ndarray) -> np.ndarray:
+    """The patch as the network sees it: INPUT_PX square, float CHW, per-patch standardized.
+
+    Standardizing each patch by its own mean colour and contrast removes most of the light's
+    colour and the exposure before the network sees it.
+    """
+    small = cv2.resize(patch_bgr, (INPUT_PX, INPUT_PX), interpolation=cv2.INTER_AREA)
+    data = small.astype(np.float32)
+    data -= data.reshape(-1, 3).mean(axis=0)
+    data /= max(float(data.std()), 4.0)
+    return np.ascontiguousarray(data.transpose(2, 0, 1))
+
+
+@cache
+def _network(path: Path) -> cv2.dnn.Net:
+    if not path.is_file():
+        raise FileNotFoundError(f"the pip classifier's weights are missing: {path}")
+    return cv2.dnn.readNetFromONNX(str(path))
+
+
+def model_available(path: Path = MODEL_PATH) -> bool:
+    """Whether the trained weights are installed (the classical reader works without them)."""
+    return path.is_file()
+
+
+def class_probabilities(patch_bgr: np.ndarray, path: Path = MODEL_PATH) -> np.ndarray:
+    """Softmax probabilities of the CLASS_COUNT classes for one normalized patch."""
+    net = _network(path)
+    net.setInput(network_input(patch_bgr)[None])
+    logits = net.forward().reshape(-1).astype(np.float64)
+    logits -= logits.max()
+    exp = np.exp(logits)
+    return exp / exp.sum()
