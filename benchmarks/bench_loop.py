@@ -1,0 +1,164 @@
+"""Benchmark of the table-side loop on the bundled recorded game (tests/data/demo-game).
+
+Measures, with the real reader and the whole loop (settle detector, vote, game, journal fsync):
+
+- latency: from the frame in which the dice stop to the announcement of the white sum. Frame
+  time (the settle wait, 0.4 s at 10 fps) plus the wall-clock work done on the settling frame
+  (reading it, the vote, the journal write). Target: under 0.6 s.
+- idle CPU: process CPU time per frame while the tray lies still after a roll was read (what the
+  appliance does most of the time), as a share of one core at 10 fps. Target: under 20 %.
+- memory: the peak resident set size of the process. Target: under 150 MB.
+
+Run: ``.venv/bin/python benchmarks/bench_loop.py`` (add ``--json`` for machines).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from pi_reader.appliance.catalogue import Catalogue
+from pi_reader.appliance.loop import Appliance, CameraRetry, FrameClock
+from pi_reader.appliance.recorded import MOTION_FRAMES, RecordedGame, Recording
+from pi_reader.appliance.table import Table
+from pi_reader.cli.run import load_reader
+from pi_reader.devices import FakeButtons, FakeCamera, FakeDisplay, FakeLeds
+
+DEMO = Path(__file__).resolve().parent.parent / "tests" / "data" / "demo-game"
+IDLE_FRAMES = 300
+
+
+class TimedSpeaker:
+    """Notes when each text is said (wall clock) and in which frame."""
+
+    def __init__(self, camera: TimedCamera) -> None:
+        self.camera = camera
+        self.said: list[tuple[str, int, float]] = []
+
+    def say(self, text: str) -> None:
+        self.said.append((text, self.camera.frames, time.perf_counter()))
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class TimedCamera:
+    """Wraps a camera; notes when each frame was handed to the loop."""
+
+    def __init__(self, camera: RecordedGame) -> None:
+        self.camera = camera
+        self.frames = 0
+        self.captured_at: list[float] = []
+        self.supports_controls = False
+
+    def start(self) -> None:
+        self.camera.start()
+
+    def stop(self) -> None:
+        self.camera.stop()
+
+    def capture(self) -> np.ndarray:
+        frame = self.camera.capture()
+        self.frames += 1
+        self.captured_at.append(time.perf_counter())
+        return frame
+
+
+def latency(state_dir: Path) -> list[float]:
+    """Seconds from the first still frame of each roll to its white-sum announcement."""
+    recording = Recording.load(DEMO)
+    buttons = FakeButtons()
+    camera = TimedCamera(RecordedGame(recording, lambda action: buttons.press(action)))
+    speaker = TimedSpeaker(camera)
+    appliance = Appliance(
+        camera=camera,  # type: ignore[arg-type]
+        read_roll=load_reader(None, recording),
+        table=Table.open(state_dir, "paper", ["ann", "bob"], new_game=True),
+        catalogue=Catalogue.load("en"),
+        speaker=speaker,
+        display=FakeDisplay(20, 4),
+        leds=FakeLeds(),
+        buttons=buttons,
+        clock=FrameClock(recording.fps),
+        retry=CameraRetry(sleep=lambda seconds: None),
+    )
+    appliance.run()
+    per_roll = MOTION_FRAMES + round(1.5 * recording.fps)
+    results = []
+    for text, frame, said_at in speaker.said:
+        if not text.startswith("White sum"):
+            continue
+        roll = (frame - 1) // per_roll
+        first_still = roll * per_roll + MOTION_FRAMES + 1  # 1-based frame number
+        frame_time = (frame - first_still) / recording.fps
+        work = said_at - camera.captured_at[frame - 1]
+        results.append(frame_time + work)
+    return results
+
+
+def idle_cpu(state_dir: Path) -> float:
+    """Share of one core used per frame at 10 fps while still dice lie in the tray."""
+    recording = Recording.load(DEMO)
+    import cv2
+
+    still = cv2.imread(str(recording.rolls[0].image))
+    noisy = [still.copy() for _ in range(4)]
+    for n, frame in enumerate(noisy):  # a little sensor noise, as from a real camera
+        noise = np.random.default_rng(n).integers(-2, 3, frame.shape)
+        noisy[n] = np.clip(frame.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+    moving = [np.roll(still, (9 * k, 13 * k), axis=(0, 1)) for k in range(1, 4)]
+    frames = moving + [noisy[i % 4] for i in range(20 + IDLE_FRAMES)]
+    camera = FakeCamera(frames)
+    appliance = Appliance(
+        camera=camera,
+        read_roll=load_reader(None, recording),
+        table=Table.open(state_dir, "paper", ["ann", "bob"], new_game=True),
+        catalogue=Catalogue.load("en"),
+        speaker=TimedSpeaker(camera),  # type: ignore[arg-type]
+        display=FakeDisplay(20, 4),
+        leds=FakeLeds(),
+        clock=FrameClock(10.0),
+    )
+    appliance.run(max_frames=23)  # the roll settles and is read
+    start = time.process_time()
+    appliance.run(max_frames=23 + IDLE_FRAMES)
+    per_frame = (time.process_time() - start) / IDLE_FRAMES
+    return per_frame * 10.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        latencies = latency(Path(folder) / "latency")
+        cpu = idle_cpu(Path(folder) / "idle")
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    figures = {
+        "rolls_announced": len(latencies),
+        "latency_mean_s": round(statistics.mean(latencies), 3),
+        "latency_max_s": round(max(latencies), 3),
+        "idle_cpu_share_of_one_core_at_10fps": round(cpu, 4),
+        "peak_rss_mb": round(rss_mb, 1),
+    }
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(f"rolls announced            {figures['rolls_announced']}")
+        print(f"stop -> announcement mean  {figures['latency_mean_s']:.3f} s (target < 0.6 s)")
+        print(f"stop -> announcement max   {figures['latency_max_s']:.3f} s")
+        print(f"idle CPU at 10 fps         {100 * cpu:.1f} % of one core (target < 20 %)")
+        print(f"peak RSS                   {rss_mb:.0f} MB (target < 150 MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
