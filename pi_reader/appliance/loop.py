@@ -152,6 +152,7 @@ class Appliance:
         clock: Callable[[], float] | None = None,
         motion: MotionSettings | None = None,
         retry: CameraRetry | None = None,
+        on_camera_start: Callable[[Camera], None] | None = None,
     ) -> None:
         self.camera = camera
         self.read_roll = read_roll
@@ -165,6 +166,7 @@ class Appliance:
         self.clock = clock or FrameClock(None)
         self.detector = SettleDetector(motion)
         self.retry = retry or CameraRetry()
+        self.on_camera_start = on_camera_start
         self.frames = 0
         self.stop_requested = False
         self._readings: deque[RollReading] = deque(maxlen=VOTE_FRAMES)
@@ -205,7 +207,7 @@ class Appliance:
         delay = self.retry.first
         while True:
             try:
-                self.camera.start()
+                self._start()
                 return
             except CameraUnavailable as error:
                 log.warning("camera unavailable: %s", error)
@@ -231,7 +233,7 @@ class Appliance:
                 delay = min(delay * 2, self.retry.longest)
                 self.notifier.watchdog()
                 try:
-                    self.camera.start()
+                    self._start()
                 except CameraUnavailable:
                     continue
                 continue
@@ -241,6 +243,12 @@ class Appliance:
                 self._outage_over = True
             return frame
         return None
+
+    def _start(self) -> None:
+        """Start the camera and fix its picture as calibration stored it (if a hook was given)."""
+        self.camera.start()
+        if self.on_camera_start is not None:
+            self.on_camera_start(self.camera)
 
     def _camera_lost(self) -> None:
         self._tell([notice("app.camera_lost")])

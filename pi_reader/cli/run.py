@@ -110,10 +110,9 @@ def _state_dir(args: argparse.Namespace, config: Config) -> Path:
     return config.paths.state_dir
 
 
-def load_reader(calibration_path: Path | None, recording: Recording | None) -> Callable[..., Any]:
-    """The reader bound to the table's calibration (loaded, or made from the recording's frame)."""
+def load_calibration(calibration_path: Path | None, recording: Recording | None) -> Any:
+    """The table's calibration: loaded from its file, or made from the recording's frame."""
     from pi_reader.vision.calibration import Calibration, CalibrationError, calibrate
-    from pi_reader.vision.reader import read_roll
 
     if calibration_path is not None:
         try:
@@ -138,9 +137,19 @@ def load_reader(calibration_path: Path | None, recording: Recording | None) -> C
             "or give --calibration PATH"
         )
 
+    return calibration
+
+
+def load_reader(calibration_path: Path | None, recording: Recording | None) -> Callable[..., Any]:
+    """The reader bound to the table's calibration."""
+    from pi_reader.vision.reader import read_roll
+
+    calibration = load_calibration(calibration_path, recording)
+
     def read(frame: Any, removed: Any) -> Any:
         return read_roll(frame, calibration=calibration, removed=tuple(removed))
 
+    read.calibration = calibration  # type: ignore[attr-defined]
     return read
 
 
@@ -169,6 +178,16 @@ class TerminalCommands:
                 lines.append(self._lines.get_nowait())
             except queue.Empty:
                 return lines
+
+
+def _fix_picture(calibration: Any) -> Callable[[Any], None] | None:
+    """After each camera start: the exposure and colour gains live calibration stored."""
+    settings = getattr(calibration, "camera", None)
+    if settings is None:
+        return None
+    from pi_reader.appliance.live_calibration import apply_camera_settings
+
+    return lambda camera: apply_camera_settings(camera, settings)
 
 
 def _notifier() -> Notifier:
@@ -258,6 +277,7 @@ def _play(
         commands=commands,
         notifier=_notifier(),
         clock=clock,
+        on_camera_start=_fix_picture(getattr(read, "calibration", None)),
     )
     for warning in table.warnings:
         print(f"pi-reader run: {warning}", file=sys.stderr)
