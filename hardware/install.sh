@@ -115,7 +115,9 @@ systemctl enable pi-reader.service
 systemctl stop pi-reader.service 2>/dev/null || true  # doctor needs the camera and the pins
 
 step "Health check (as the service user)"
-if ! runuser -u "$SERVICE_USER" -- "$PREFIX/venv/bin/pi-reader" doctor --config "$CONFIG"; then
+# From the state folder: lgpio makes its notification FIFOs in the working directory.
+if ! (cd "$STATE_DIR" && runuser -u "$SERVICE_USER" -- \
+    "$PREFIX/venv/bin/pi-reader" doctor --config "$CONFIG"); then
     echo "some devices need attention (see 'fix:' above); after enabling I2C, reboot once"
 fi
 

@@ -189,7 +189,7 @@ class TestDirectoryCamera:
 
 
 def write_video(path: Path, values: list[int]) -> None:
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (32, 24))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, (32, 24))
     assert writer.isOpened()
     for value in values:
         writer.write(solid(value))
