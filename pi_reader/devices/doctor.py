@@ -225,7 +225,8 @@ def check_gpio(config: Config, *, pin_factory: Any = None) -> Check:
                 Status.MISSING,
                 str(error),
                 "sudo apt install python3-lgpio, and make the venv with "
-                "--system-site-packages (hardware/install.sh)",
+                "--system-site-packages (hardware/install.sh); lgpio also needs a writable "
+                "working directory (run from your home folder or /var/lib/pi-reader)",
             )
         return Check(
             "gpio",
