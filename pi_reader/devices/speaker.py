@@ -2,11 +2,13 @@
 
 ``say(text)`` must never hold up the camera loop, so :class:`EspeakSpeaker` puts texts on a queue
 that one worker thread speaks in order. ``close()`` lets the worker finish what is queued (up to a
-timeout) so the final scores are heard before the service stops.
+timeout) so the final scores are heard before the service stops; a program that exits without
+calling it gets the same at interpreter exit.
 """
 
 from __future__ import annotations
 
+import atexit
 import logging
 import queue
 import shutil
@@ -104,6 +106,8 @@ class EspeakSpeaker:
         self._closed = False
         self._worker = threading.Thread(target=self._run, name="espeak-speaker", daemon=True)
         self._worker.start()
+        # A program that ends without close() still gets its last words out (the final scores).
+        atexit.register(self.close)
 
     def say(self, text: str) -> None:
         if self._closed:
@@ -119,6 +123,7 @@ class EspeakSpeaker:
         if self._closed:
             return
         self._closed = True
+        atexit.unregister(self.close)
         self._queue.put(_STOP)
         self._worker.join(timeout)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import shutil
 import stat
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -96,6 +98,20 @@ def test_close_speaks_what_is_queued(tmp_path: Path) -> None:
     speaker.say("   ")  # blank texts are not spoken
     speaker.close()
     assert heard.read_text().split() == ["one", "two", "three"]
+
+
+def test_queued_texts_are_spoken_when_the_program_exits_without_close(tmp_path: Path) -> None:
+    synth = make_script(tmp_path / "espeak-ng", "sleep 0.05; cat")
+    heard = tmp_path / "heard.txt"
+    player = make_script(tmp_path / "aplay", f"cat >> {heard}; echo >> {heard}")
+    program = (
+        "from pi_reader.devices.speaker import EspeakSpeaker\n"
+        f"speaker = EspeakSpeaker(espeak={str(synth)!r}, player={str(player)!r})\n"
+        "for word in ('red', 'wins', 'with', 'forty'):\n"
+        "    speaker.say(word)\n"
+    )
+    subprocess.run([sys.executable, "-c", program], check=True, timeout=60)
+    assert heard.read_text().split() == ["red", "wins", "with", "forty"]
 
 
 @pytest.mark.skipif(
