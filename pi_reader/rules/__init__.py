@@ -16,6 +16,7 @@ log (:mod:`pi_reader.rules.log`) and every player ask it.
 """
 
 from pi_reader.rules.game import Game, Phase
+from pi_reader.rules.log import GameLog, GameLogError, Replay, replay, replay_lines
 from pi_reader.rules.sheet import Row, Score, Sheet, row_points
 from pi_reader.rules.types import (
     COLOURS,
@@ -41,16 +42,21 @@ __all__ = [
     "Action",
     "Colour",
     "Game",
+    "GameLog",
+    "GameLogError",
     "IllegalMove",
     "InvalidRoll",
     "Mark",
     "Move",
     "Pass",
     "Phase",
+    "Replay",
     "Roll",
     "Row",
     "RulesError",
     "Score",
     "Sheet",
+    "replay",
+    "replay_lines",
     "row_points",
 ]
