@@ -133,6 +133,22 @@ def same_roll(a: RollReading, b: RollReading) -> bool:
     return True
 
 
+def same_dice(a: dict[str, int], b: dict[str, int]) -> bool:
+    """The same values on the same dice (the two white dice in either order)."""
+
+    def canonical(dice: dict[str, int]) -> tuple[object, ...]:
+        whites = sorted(v for k, v in dice.items() if k.startswith("white"))
+        return (whites, sorted((k, v) for k, v in dice.items() if not k.startswith("white")))
+
+    return canonical(a) == canonical(b)
+
+
+def last_roll(events: Sequence[dict]) -> dict[str, int] | None:
+    """The dice of the last roll in a journal, if any."""
+    rolls = [e["dice"] for e in events if e.get("event") == "roll"]
+    return dict(rolls[-1]) if rolls else None
+
+
 class Appliance:
     """Wires camera, reader, game and devices together; :meth:`run` is the loop."""
 
@@ -171,8 +187,9 @@ class Appliance:
         self.stop_requested = False
         self._readings: deque[RollReading] = deque(maxlen=VOTE_FRAMES)
         self._last_roll: RollReading | None = None
+        self._journal_roll: dict[str, int] | None = None
         self._presses: queue.SimpleQueue[str] = queue.SimpleQueue()
-        self._outage_over = False
+        self._read_when_still = False
         if buttons is not None:
             buttons.on_lock = self._presses.put
             buttons.on_penalty = lambda: self._presses.put("penalty")
@@ -183,8 +200,13 @@ class Appliance:
         """Play until the frames run out, a stop is requested, or ``max_frames`` were seen."""
         self._tell(self.table.opening_notices())
         self.leds.set_removed(self.table.removed)
-        if isinstance(self.table.game, SheetGame) and self.table.resumed:
-            self._handle(self.table.game.resume())
+        if self.table.resumed:
+            # Restarted mid-game: the dice lying still may be a roll never read (read it), or
+            # the last roll of the journal (recognised by its values, not taken twice).
+            self._read_when_still = True
+            self._journal_roll = last_roll(self.table.game.events)
+            if isinstance(self.table.game, SheetGame):
+                self._handle(self.table.game.resume())
         self._show_waiting()
         self._start_camera()
         self.notifier.ready()
@@ -240,7 +262,7 @@ class Appliance:
             if lost:
                 self._tell([notice("app.camera_back")])
                 self._show_waiting()
-                self._outage_over = True
+                self._read_when_still = True
             return frame
         return None
 
@@ -255,10 +277,10 @@ class Appliance:
 
     # --- frames ---------------------------------------------------------------------------------
     def _observe(self, frame: np.ndarray, timestamp: float) -> None:
-        if self._outage_over:
+        if self._read_when_still:
             # The dice may have been rolled while the camera was away: start afresh and read
             # what lies there once it is still (a roll already read is not taken twice).
-            self._outage_over = False
+            self._read_when_still = False
             self.detector = SettleDetector(self.detector.settings)
             self.detector.update(frame, timestamp)
             self.detector.arm(timestamp)
@@ -280,6 +302,13 @@ class Appliance:
             self.detector.mark_empty()
             return
         if self._last_roll is not None and same_roll(reading, self._last_roll):
+            return
+        journal_roll, self._journal_roll = self._journal_roll, None
+        if (
+            journal_roll is not None
+            and reading.ok
+            and same_dice(reading.engine_dice(), journal_roll)
+        ):
             return
         if self.table.game.over:
             # A roll after the end begins a new game with all dice back in play.
@@ -413,4 +442,4 @@ class Appliance:
     def _show_waiting(self) -> None:
         game = self.table.game
         if not game.over:
-            self.display.show([self.catalogue.text("app.your_roll", player=game.active)])
+            self.display.show([self.catalogue.text("app.your_roll", player=game.next_roller)])

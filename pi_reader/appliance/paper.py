@@ -89,6 +89,13 @@ class PaperGame:
         return self.end_reason is not None
 
     @property
+    def next_roller(self) -> str:
+        """Who rolls next: the active player before their roll, the next one after it."""
+        if self.last_roll is None:
+            return self.active
+        return self.players[(self.active_index + 1) % len(self.players)]
+
+    @property
     def rolls(self) -> int:
         return sum(1 for e in self.events if e["event"] == "roll")
 

@@ -118,18 +118,24 @@ def motion_frame(still: np.ndarray, step: int) -> np.ndarray:
 class RecordedGame(CameraBase):
     """Plays a :class:`Recording` as a camera; ``on_action`` receives the players' actions.
 
-    ``frames_served`` counts frames; CameraExhausted after the last roll's hold.
+    ``frames_served`` counts frames (skipped ones not included); CameraExhausted after the last
+    roll's hold.
     """
 
-    def __init__(self, recording: Recording, on_action: Callable[[str], None]) -> None:
+    def __init__(
+        self, recording: Recording, on_action: Callable[[str], None], skip_frames: int = 0
+    ) -> None:
         self.recording = recording
         self.on_action = on_action
+        self.skip_frames = skip_frames  # resume a recording part-way: skipped frames do nothing
         self.frames_served = 0
         self._stream: Iterator[tuple[np.ndarray, tuple[str, ...]]] | None = None
 
     def start(self) -> None:
         if self._stream is None:
             self._stream = self._frames()
+            for _ in range(self.skip_frames):
+                next(self._stream, None)
 
     def stop(self) -> None:
         """Nothing to release; playing on after a restart continues where it was."""

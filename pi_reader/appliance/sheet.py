@@ -101,6 +101,14 @@ class SheetGame:
         return self.game.over
 
     @property
+    def next_roller(self) -> str:
+        """Who rolls next: the active player before their roll, the next one after it."""
+        if self.game.phase is Phase.AWAITING_ROLL:
+            return self.active
+        players = self.players
+        return players[(players.index(self.active) + 1) % len(players)]
+
+    @property
     def removed(self) -> list[str]:
         return [colour.value for colour in self.game.removed_dice]
 

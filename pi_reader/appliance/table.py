@@ -150,11 +150,11 @@ class Table:
             self.game = SheetGame(self.players, bots=self.bots, colour_words=self.colour_words)
         self.journal.append(self.game.events[0])
         self.resumed = False
-        return [notice("app.new_game", player=self.game.active)]
+        return [notice("app.new_game", player=self.game.next_roller)]
 
     def opening_notices(self) -> list[Notice]:
         key = "app.resumed" if self.resumed else "app.new_game"
         return [
             notice("app.ready", players=list(self.players)),
-            notice(key, player=self.game.active),
+            notice(key, player=self.game.next_roller),
         ]

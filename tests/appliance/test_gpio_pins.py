@@ -74,7 +74,7 @@ def test_lock_button_lights_the_led_pin_and_it_is_lit_again_after_a_restart(
     assert "Take the red die out." in spoken
     factory.reset()
     states, spoken = play(tmp_path, factory, roll_frames([2]), {})
-    assert spoken[1] == "Game resumed. ann rolls."
+    assert spoken[1] == "Game resumed. bob rolls."
     assert states == {"red": True, "yellow": False, "green": False, "blue": False}
 
 

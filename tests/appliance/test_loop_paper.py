@@ -127,7 +127,7 @@ def test_a_restart_resumes_the_same_turn_with_leds_restored(tmp_path: Path) -> N
     before = journal(tmp_path)
     second = Rig(tmp_path, frames[45:])  # the camera carries on with the fourth roll
     spoken = second.run()
-    assert spoken[:2] == ["Qwixx reader ready. Players: ann and bob.", "Game resumed. ann rolls."]
+    assert spoken[:2] == ["Qwixx reader ready. Players: ann and bob.", "Game resumed. bob rolls."]
     assert second.leds.history[0] == {"red": True, "yellow": False, "green": False, "blue": False}
     after = journal(tmp_path)
     assert after[: len(before)] == before
