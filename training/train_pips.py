@@ -4,12 +4,9 @@
 
 Data: every value-labelled die of the recorded sets, cut out exactly as the reader cuts them
 (``pips.normalized_patch``), plus "no face" patches (tray, die edges, blank squares) as class 0 so
-the network can say it sees no readable face. Held out, never trained on:
-
-* the whole ``qwixx-rendered`` set (the appliance's own target set),
-* scenarios ``s05`` and ``s11`` of ``qwixx-rendered-more`` and ``s02``, ``s05`` of
-  ``qwixx-rendered-touching`` (one normal, one hard each),
-* one real photo in five (by a hash of its name) of ``real-d6-overhead``.
+the network can say it sees no readable face. The validation split (``face_samples.is_held_out``)
+is never trained on: all of ``qwixx-rendered``, two scenarios of each other rendered set and one
+real photo in five.
 
 Augmentation is heavy on purpose (any rotation, mirror, scale, box jitter, white balance,
 exposure, gamma, blur, noise) because the reader must work on dice and cameras it never saw.
@@ -18,7 +15,6 @@ exposure, gamma, blur, noise) because the reader must work on dice and cameras i
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
 from pathlib import Path
@@ -26,30 +22,19 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
+from synthetic_faces import synthetic_die
 from torch import nn
 
 from pi_reader.vision import face_cnn, pips
 from pi_reader.vision.face_samples import (
     DieSample,
     context_crop,
+    is_held_out,
     iter_labelled_frames,
     load_samples,
 )
 
-HELD_OUT_SCENARIOS = {
-    "qwixx-rendered-more": {"s05", "s11"},
-    "qwixx-rendered-touching": {"s02", "s05"},
-}
 TRAIN_SETS = ("qwixx-rendered-more", "qwixx-rendered-touching", "real-d6-overhead")
-
-
-def is_held_out(sample_set: str, image: str, scenario: str) -> bool:
-    """The split, by image (real photos) or by scenario (renders), never by die."""
-    if sample_set == "qwixx-rendered":
-        return True
-    if sample_set in HELD_OUT_SCENARIOS:
-        return scenario in HELD_OUT_SCENARIOS[sample_set]
-    return int(hashlib.sha1(image.encode()).hexdigest(), 16) % 5 == 0
 
 
 def negative_samples(set_dir: Path, per_frame: int, rng: random.Random) -> list[DieSample]:
@@ -163,6 +148,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("models/pips_cnn.onnx"))
     parser.add_argument("--epochs", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--synthetic", type=int, default=250, help="drawn dice per value")
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
@@ -182,13 +168,15 @@ def main() -> None:
             if not is_held_out(name, sample.image, sample.scenario):
                 train.append(sample)
     train += blank_faces(300, rng)
+    train += [synthetic_die(value, rng) for value in range(1, 7) for _ in range(args.synthetic)]
     counts = np.bincount([s.value for s in train], minlength=face_cnn.CLASS_COUNT)
     print("train samples per class", counts.tolist(), {k: len(v) for k, v in held.items()})
 
     net = PipNet()
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = args.epochs * (len(train) // 64 + 1)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps,
+                                                   pct_start=0.15)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     for epoch in range(args.epochs):
         net.train()
@@ -208,12 +196,17 @@ def main() -> None:
         report = {k: round(evaluate(net, v), 4) for k, v in held.items()}
         print(f"epoch {epoch + 1} loss {total / len(train):.4f} held-out {json.dumps(report)}",
               flush=True)
+        if (epoch + 1) % 5 == 0 or epoch + 1 == args.epochs:
+            export(net, args.out)
 
+
+def export(net: PipNet, path: Path) -> None:
+    """Write the network as ONNX for OpenCV's dnn module."""
     net.eval()
     dummy = torch.zeros(1, 3, face_cnn.INPUT_PX, face_cnn.INPUT_PX)
-    torch.onnx.export(net, dummy, str(args.out), input_names=["patch"], output_names=["logits"],
+    torch.onnx.export(net, dummy, str(path), input_names=["patch"], output_names=["logits"],
                       opset_version=13, dynamo=False)
-    print("wrote", args.out, args.out.stat().st_size, "bytes")
+    print("wrote", path, path.stat().st_size, "bytes", flush=True)
 
 
 if __name__ == "__main__":

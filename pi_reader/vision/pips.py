@@ -23,12 +23,14 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from pi_reader.vision import face_cnn
 from pi_reader.vision.face_layout import LayoutFit, fit_layout
 
 POLARITIES: tuple[str, ...] = ("dark", "light")
 NORMALIZED_BOX_PX = 64.0  # the box's longer side after scaling
 PATCH_MARGIN = 0.25  # context kept around the box, as a fraction of its longer side
 MIN_CONFIDENCE = 0.5  # below this the reading's value is None
+NO_LAYOUT_FACTOR = 0.9  # trust left in the classifier when no pip layout backs it up
 MIN_FACE_CONTRAST = 12.0  # Lab distance below which face and pips are indistinguishable
 FACE_SPREAD_FACTOR = 3.0  # face pixels lie within this many times the face's own colour spread
 BOX_SLACK = 1.1  # how far outside the box (as a factor of its half size) the face may reach
@@ -83,35 +85,94 @@ def read_face(
     *,
     polarity: str | None = None,
     die_side_px: float | None = None,
+    min_confidence: float = MIN_CONFIDENCE,
 ) -> FaceReading:
     """Read the top face of the die in ``box`` (x, y, w, h) of ``image_bgr``.
 
     ``polarity`` ("dark" or "light") is the die's pip polarity when calibration knows it; None
     means try both. ``die_side_px`` is the die's side in input pixels when known; it replaces the
-    box as the measure of the die's size (a loose detector box then does no harm).
+    box as the measure of the die's size (a loose detector box then does no harm). Below
+    ``min_confidence`` the value is None (benchmarks pass 0 to see every would-be value).
+
+    The trained classifier (``face_cnn``) and the classical layout reader read the same patch; the
+    reading is confident only when the classifier is sure and the layout does not contradict it.
+    Without the classifier's weights the classical reader answers alone.
     """
     _check_polarity(polarity)
     patch = normalized_patch(image_bgr, box, die_side_px)
     candidate = _best_candidate(patch, polarity)
+    if not face_cnn.model_available():
+        return _classical_reading(patch, candidate, polarity, min_confidence)
+    probabilities = face_cnn.class_probabilities(patch.bgr)
+    value = int(np.argmax(probabilities))
+    sure = float(probabilities[value])
+    layout = candidate.fit.value if candidate is not None else None
+    if value == 0:
+        # The classifier sees no readable face (tray, a die's edge, glare over the pips).
+        confidence = (1.0 - sure) * (candidate.confidence if candidate else 0.0)
+        return FaceReading(None, round(confidence, 4), (), _polarity_of(patch, candidate, polarity))
+    if layout == value:
+        confidence = 1.0 - (1.0 - sure) * (1.0 - candidate.confidence)  # type: ignore[union-attr]
+    elif layout is None:
+        confidence = sure * NO_LAYOUT_FACTOR
+    else:
+        confidence = sure * (1.0 - candidate.confidence) * NO_LAYOUT_FACTOR  # type: ignore[union-attr]
+    centres = (
+        tuple(patch.to_input(b.centre) for b in candidate.blobs)  # type: ignore[union-attr]
+        if layout == value
+        else ()
+    )
+    return FaceReading(
+        value if confidence >= min_confidence else None,
+        round(confidence, 4),
+        centres,
+        _polarity_of(patch, candidate, polarity),
+    )
+
+
+def read_face_classical(
+    image_bgr: np.ndarray,
+    box: tuple[float, float, float, float],
+    *,
+    polarity: str | None = None,
+    die_side_px: float | None = None,
+    min_confidence: float = MIN_CONFIDENCE,
+) -> FaceReading:
+    """The classical reader alone (pip blobs and layout check), without the trained classifier."""
+    _check_polarity(polarity)
+    patch = normalized_patch(image_bgr, box, die_side_px)
+    return _classical_reading(patch, _best_candidate(patch, polarity), polarity, min_confidence)
+
+
+def _classical_reading(
+    patch: _Patch, candidate: _Candidate | None, polarity: str | None, min_confidence: float
+) -> FaceReading:
     if candidate is None:
-        return FaceReading(None, 0.0, (), polarity or "dark")
+        return FaceReading(None, 0.0, (), polarity or _polarity_of(patch, None, None))
     centres = tuple(patch.to_input(b.centre) for b in candidate.blobs)
-    value = candidate.fit.value if candidate.confidence >= MIN_CONFIDENCE else None
+    value = candidate.fit.value if candidate.confidence >= min_confidence else None
     return FaceReading(value, round(candidate.confidence, 4), centres, candidate.polarity)
 
 
-def estimate_polarity(image_bgr: np.ndarray, box: tuple[float, float, float, float]) -> str:
-    """The pip polarity of the die in ``box``, for calibration to learn once per die colour.
-
-    Falls back to comparing the face with its darkest/brightest spots when no layout is found.
-    """
-    patch = normalized_patch(image_bgr, box, None)
-    candidate = _best_candidate(patch, None)
+def _polarity_of(patch: _Patch, candidate: _Candidate | None, polarity: str | None) -> str:
+    """The given polarity, else the layout's, else whether the patch's extremes are dark spots."""
+    if polarity is not None:
+        return polarity
     if candidate is not None:
         return candidate.polarity
     gray = cv2.cvtColor(patch.bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     median = float(np.median(gray))
     return "dark" if median - gray.min() >= gray.max() - median else "light"
+
+
+def estimate_polarity(image_bgr: np.ndarray, box: tuple[float, float, float, float]) -> str:
+    """The pip polarity of the die in ``box``, for calibration to learn once per die colour.
+
+    The classical reader tries both polarities and keeps the one whose pips form a face; with no
+    face found it falls back to whether the patch's extremes are dark or light spots.
+    """
+    patch = normalized_patch(image_bgr, box, None)
+    return _polarity_of(patch, _best_candidate(patch, None), None)
 
 
 def _check_polarity(polarity: str | None) -> None:
