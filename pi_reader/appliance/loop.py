@@ -290,9 +290,13 @@ class Appliance:
         if observation.moving:
             self._readings.clear()
             return
-        if self.detector.settling or observation.settled_now:
+        if self.detector.settling:
             self._readings.append(self.read_roll(frame, self.table.removed))
         if observation.settled_now:
+            # The still frames were read as they came; the settle frame is read only when none
+            # was (a slow camera), so the announcement follows the settle at once.
+            if not self._readings:
+                self._readings.append(self.read_roll(frame, self.table.removed))
             reading = combine_readings(list(self._readings))
             self._readings.clear()
             self._on_settled(reading, frame)
