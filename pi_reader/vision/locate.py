@@ -31,6 +31,11 @@ SCENE_VERSION = 1
 BACKGROUND_GRID = (24, 18)
 # A first, coarser grid whose cells are large against a die, so its median ignores the dice.
 ROUGH_GRID = (8, 6)
+# A calibration blob this many times the median die's area is two dice touching.
+TOUCHING_AREA = 1.8
+# Generic mode knows nothing of the dice's colours: a pixel darker than this fraction of the
+# surface is a (black) die, not a shadow (diffuse room light casts lighter shadows).
+GENERIC_DARKER_THAN = 0.55
 
 
 class LocateError(Exception):
@@ -160,64 +165,92 @@ def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None) -> list[Di
     side = scene.die_side_px * frame_bgr.shape[1] / scene.frame_size[0] * scale
     fg = bgm.foreground(dist, scene.chroma_noise, scene.brightness_noise)
     mask = blobs.clean_mask(fg & tray, side)
-    pieces = blobs.pieces_from_mask(mask, side * side)
+    pieces = blobs.pieces_from_mask(mask, side * side, refine=True)
     return _candidates(pieces, scale)
 
 
 def learn_scene(frame_bgr: np.ndarray, expected_dice: int = 6) -> SceneModel:
-    """Learn the tray from one frame holding exactly ``expected_dice`` dice lying flat."""
+    """Learn the tray from one frame holding exactly ``expected_dice`` dice, apart and flat.
+
+    The dice are found twice: against a rough background (medians of cells much larger than a
+    die), then against the tray modelled on a finer grid with those dice painted out. Calibration
+    dice lie apart, so blobs are counted, never split: a blob of two touching dice is refused.
+    """
+    if expected_dice < 1:
+        raise ValueError(f"learn_scene: expected_dice must be at least 1, got {expected_dice}")
     small, scale = _working_copy(frame_bgr)
-    rough = bgm.robust_grid(small, ROUGH_GRID)
-    found = _find_with_background(small, cv2.resize(rough, (small.shape[1], small.shape[0])))
-    if found is None:
-        raise LocateError("calibration: no dice found on the tray")
-    pieces, _, _, side = found
-    dice_mask = np.zeros(small.shape[:2], np.uint8)
-    for piece in pieces:
-        dice_mask[piece.points[:, 1], piece.points[:, 0]] = 1
+    size = (small.shape[1], small.shape[0])
+    rough = cv2.resize(bgm.robust_grid(small, ROUGH_GRID), size)
+    dice, area = _calibration_dice(small, rough, None, expected_dice)
+    side = float(np.sqrt(area))
     # Paint the dice (and their shadows) out, then model the tray on a finer grid.
+    dice_mask = np.zeros(small.shape[:2], np.uint8)
+    for points in dice:
+        dice_mask[points[:, 1], points[:, 0]] = 1
     grow = max(3, int(side))
     dice_mask = cv2.dilate(dice_mask, np.ones((grow, grow), np.uint8))
     grid = bgm.robust_grid(small, BACKGROUND_GRID, ignore=dice_mask > 0)
-    background = cv2.resize(grid, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_LINEAR)
+    background = cv2.resize(grid, size, interpolation=cv2.INTER_LINEAR)
+    dice, area = _calibration_dice(small, background, dice_mask == 0, expected_dice)
     dist = bgm.distances(small, background, dice_mask == 0)
     chroma_noise, bright_noise = bgm.noise_levels(dist, dice_mask == 0)
-    mask = blobs.clean_mask(bgm.foreground(dist, chroma_noise, bright_noise), side)
-    pieces = blobs.pieces_from_mask(mask, side * side)
-    _check_calibration_dice(pieces, expected_dice)
-    side = float(np.median([np.sqrt(p.area) for p in pieces]))
     h, w = frame_bgr.shape[:2]
     return SceneModel(
         tray=((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)),
         background=tuple(tuple(tuple(float(v) for v in cell) for cell in row) for row in grid),
         chroma_noise=chroma_noise,
         brightness_noise=bright_noise,
-        die_side_px=side / scale,
+        die_side_px=float(np.sqrt(area)) / scale,
         frame_size=(w, h),
     )
 
 
-def _check_calibration_dice(pieces: list[blobs.Piece], expected: int) -> None:
-    if len(pieces) != expected:
-        raise LocateError(f"calibration: found {len(pieces)} dice, expected exactly {expected}; "
-                          "lay all the dice apart on the empty tray and try again")
+def _calibration_dice(small: np.ndarray, background: np.ndarray, tray: np.ndarray | None,
+                      expected: int) -> tuple[list[np.ndarray], float]:
+    """The calibration dice as separate blobs and one die's footprint area, or LocateError."""
+    dist = bgm.distances(small, background, tray)
+    chroma_noise, bright_noise = bgm.noise_levels(dist, tray)
+    fg = blobs.fill_holes(bgm.foreground(dist, chroma_noise, bright_noise))
+    speck = (max(small.shape[:2]) / 100.0) ** 2
+    found = sorted(blobs.component_points(fg, speck), key=len, reverse=True)
+    if not found:
+        raise LocateError("calibration: no dice found on the tray")
+    # Bridge a die's pips and edges with a closing scaled to the dice, then count again.
+    area = float(np.median([len(p) for p in found[:expected]]))
+    fg = blobs.clean_mask(fg, np.sqrt(area))
+    found = blobs.component_points(fg, blobs.MIN_PIECE_FRACTION * area)
+    area = float(np.median([len(p) for p in found])) if found else area
+    if len(found) < expected:
+        # Dice laid close together may merge into one blob: split what is clearly several dice.
+        found = [part for points in found
+                 for part in blobs.split_points(points, blobs.dice_in_blob(points, area))]
+    if len(found) != expected:
+        raise LocateError(f"calibration: found {len(found)} dice, expected exactly {expected}; "
+                          "lay all the dice apart on the empty tray, check the exposure, "
+                          "and try again")
+    if max(len(p) for p in found) > TOUCHING_AREA * area:
+        raise LocateError("calibration: a die seems to lean on another or stand on an edge; "
+                          "lay all the dice apart and flat on the tray and try again")
+    return found, area
 
 
 def _find_generic(small: np.ndarray, scale: float) -> list[DieCandidate]:
     rough = bgm.robust_grid(small, ROUGH_GRID)
-    found = _find_with_background(small, cv2.resize(rough, (small.shape[1], small.shape[0])))
+    found = _find_with_background(small, cv2.resize(rough, (small.shape[1], small.shape[0])),
+                                  GENERIC_DARKER_THAN)
     if found is None:
         return []
     pieces, _, _, _ = found
     return _candidates(pieces, scale)
 
 
-def _find_with_background(small: np.ndarray, background: np.ndarray
+def _find_with_background(small: np.ndarray, background: np.ndarray,
+                          darker_than: float | None = None
                           ) -> tuple[list[blobs.Piece], float, float, float] | None:
     """Find dice of unknown size against a background estimate, measuring noise and size here."""
     dist = bgm.distances(small, background)
     chroma_noise, bright_noise = bgm.noise_levels(dist)
-    fg = bgm.foreground(dist, chroma_noise, bright_noise)
+    fg = bgm.foreground(dist, chroma_noise, bright_noise, darker_than)
     raw = blobs.fill_holes(fg)
     min_area = (max(small.shape[:2]) / 100.0) ** 2
     area = blobs.typical_die_area(blobs.clean_mask(raw, np.sqrt(min_area) * 3), min_area)

@@ -64,6 +64,7 @@ class Distances:
 
     other_colour: np.ndarray  # HxW float32, >= 0
     brighter: np.ndarray  # HxW float32, signed
+    background_level: np.ndarray  # HxW float32, the tray's own brightness (same units)
 
 
 def distances(image_bgr: np.ndarray, background_bgr: np.ndarray,
@@ -88,7 +89,7 @@ def distances(image_bgr: np.ndarray, background_bgr: np.ndarray,
     along = cv2.transform(cv2.multiply(img, unit), _SUM)
     total = cv2.transform(cv2.multiply(img, img), _SUM)
     across = cv2.sqrt(cv2.max(total - cv2.multiply(along, along), 0.0))
-    return Distances(across, along - bg_norm)
+    return Distances(across, along - bg_norm, bg_norm)
 
 
 def noise_levels(dist: Distances, tray: np.ndarray | None = None) -> tuple[float, float]:
@@ -105,11 +106,20 @@ def noise_levels(dist: Distances, tray: np.ndarray | None = None) -> tuple[float
     return max(colour_noise, MIN_NOISE), max(bright_noise, MIN_NOISE)
 
 
-def foreground(dist: Distances, colour_noise: float, bright_noise: float) -> np.ndarray:
-    """Pixels that are not tray (nor shadow on the tray), with hysteresis between two levels."""
+def foreground(dist: Distances, colour_noise: float, bright_noise: float,
+               darker_than: float | None = None) -> np.ndarray:
+    """Pixels that are not tray (nor shadow on the tray), with hysteresis between two levels.
+
+    ``darker_than`` (a fraction of the tray's brightness) also takes pixels darker than any
+    shadow: needed for black dice on a pale surface when the dice's colours are unknown.
+    """
     score = cv2.max(dist.other_colour * (1.0 / colour_noise), dist.brighter * (1.0 / bright_noise))
     strong = (score > STRONG_Z).astype(np.uint8)
     weak = (score > WEAK_Z).astype(np.uint8)
+    if darker_than is not None:
+        dark = (dist.brighter + dist.background_level < dist.background_level * darker_than)
+        strong |= dark.astype(np.uint8)
+        weak |= strong
     count, labels = cv2.connectedComponents(weak, connectivity=8)
     keep = np.zeros(count, np.uint8)
     keep[labels[strong > 0]] = 1

@@ -26,6 +26,8 @@ LENGTH_CHECK_AREA = 1.3
 COCKED_ASPECT = 1.4
 COCKED_LENGTH = 1.35
 COCKED_AREA = 1.15
+# A frame re-measures one die's footprint from blobs within this band around the expected one.
+REFINE_BAND = (0.6, 1.25)
 
 
 @dataclass(frozen=True)
@@ -98,15 +100,54 @@ def judge_piece(points: np.ndarray, die_area: float) -> Piece:
     return Piece(points, rect, area, ratio, cocked, score)
 
 
-def pieces_from_mask(mask: np.ndarray, die_area: float) -> list[Piece]:
-    """Label the mask, split every blob that holds several dice, and judge each piece."""
+def pieces_from_mask(mask: np.ndarray, die_area: float, refine: bool = False) -> list[Piece]:
+    """Label the mask, split every blob that holds several dice, and judge each piece.
+
+    With ``refine`` the expected footprint is re-measured on this frame's single, square blobs
+    (within a band around ``die_area``): the light and the view at the die's place change its
+    footprint, and the frame's own dice say so better than the calibration frame.
+    """
     pieces: list[Piece] = []
-    for points in component_points(mask, MIN_PIECE_FRACTION * die_area):
-        k = dice_in_blob(points, die_area)
-        for part in split_points(points, k):
+    found = component_points(mask, MIN_PIECE_FRACTION * die_area)
+    if refine:
+        singles = [len(p) for p in found if REFINE_BAND[0] * die_area < len(p)
+                   < REFINE_BAND[1] * die_area and _is_square(p)]
+        if len(singles) >= 2:
+            die_area = float(np.median(singles))
+    for points in found:
+        for part in best_split(points, die_area):
             if len(part) >= MIN_PIECE_FRACTION * die_area:
                 pieces.append(judge_piece(part, die_area))
     return pieces
+
+
+def best_split(points: np.ndarray, die_area: float) -> list[np.ndarray]:
+    """Split a blob into the number of dice whose pieces look most like single dice.
+
+    The count from area and length is a first guess that can be one off (dice in one frame
+    differ in footprint by up to a fifth); each neighbouring count is tried and the one whose
+    pieces are closest to square, die-sized and compact wins.
+    """
+    guess = dice_in_blob(points, die_area)
+    if guess == 1 and len(points) < LENGTH_CHECK_AREA * die_area:
+        return [points]
+    best: tuple[float, list[np.ndarray]] | None = None
+    for k in range(max(1, guess - 1), guess + 2):
+        parts = split_points(points, k)
+        cost = float(np.mean([single_die_misfit(part, die_area) for part in parts]))
+        if best is None or cost < best[0]:
+            best = (cost, parts)
+    assert best is not None
+    return best[1]
+
+
+def single_die_misfit(points: np.ndarray, die_area: float) -> float:
+    """0 for a square, compact piece of one die's footprint; grows as it looks less so."""
+    (_, _), (rw, rh), _ = cv2.minAreaRect(points.astype(np.float32))
+    aspect = max(rw, rh) / max(1.0, min(rw, rh))
+    fill = len(points) / max(1.0, (rw + 1) * (rh + 1))
+    return (abs(np.log(len(points) / die_area)) + 2.0 * np.log(aspect)
+            + max(0.0, 0.8 - fill))
 
 
 def dice_in_blob(points: np.ndarray, die_area: float) -> int:
@@ -119,9 +160,14 @@ def dice_in_blob(points: np.ndarray, die_area: float) -> int:
     count = int(np.floor(by_area + AREA_ROUNDING))
     if by_area >= LENGTH_CHECK_AREA:
         (_, _), (rw, rh), _ = cv2.minAreaRect(points.astype(np.float32))
-        by_length = max(rw, rh) / max(1.0, min(rw, rh), np.sqrt(die_area) * 0.8)
+        by_length = max(rw, rh) / max(1.0, min(rw, rh))
         count = max(count, int(np.floor(by_length + 0.3)))
     return max(1, count)
+
+
+def _is_square(points: np.ndarray) -> bool:
+    (_, _), (rw, rh), _ = cv2.minAreaRect(points.astype(np.float32))
+    return max(rw, rh) / max(1.0, min(rw, rh)) < 1.3 and len(points) > 0.7 * (rw + 1) * (rh + 1)
 
 
 def typical_die_area(mask: np.ndarray, min_area: float) -> float | None:
@@ -136,4 +182,7 @@ def typical_die_area(mask: np.ndarray, min_area: float) -> float | None:
             areas.append(len(points))
     if not areas:
         return None
-    return float(np.median(areas))
+    # Area-weighted median: pips and specks are many but small, the dice dominate the weight.
+    areas_sorted = np.sort(np.array(areas, np.float64))
+    cumulative = np.cumsum(areas_sorted)
+    return float(areas_sorted[np.searchsorted(cumulative, cumulative[-1] / 2)])
