@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pi_reader import __version__
 
 # Modules under pi_reader.cli that contribute sub-commands, in the order shown by --help.
-COMMAND_MODULES: tuple[str, ...] = ("game", "config", "doctor", "vision", "run")
+COMMAND_MODULES: tuple[str, ...] = ("game", "config", "doctor", "vision", "run", "players")
 
 
 def build_parser() -> argparse.ArgumentParser:
