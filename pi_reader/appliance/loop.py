@@ -234,6 +234,7 @@ class Appliance:
             except CameraUnavailable as error:
                 log.warning("camera unavailable: %s", error)
                 self._camera_lost()
+                self.notifier.watchdog()
                 self.retry.sleep(delay)
                 delay = min(delay * 2, self.retry.longest)
 

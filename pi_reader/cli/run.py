@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pi_reader.appliance.bots import BotsUnavailable, seat_bots
+from pi_reader.appliance.bots import BotsUnavailable, bot_name, seat_bots
 from pi_reader.appliance.catalogue import LANGUAGES, Catalogue
 from pi_reader.appliance.loop import Appliance, FrameClock, Notifier
 from pi_reader.appliance.notices import notice
@@ -50,8 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--bot",
         action="append",
         default=[],
-        metavar="NAME",
-        help="a computer player called NAME (repeatable; sheet mode)",
+        metavar="NAME[:STRATEGY]",
+        help="a computer player (repeatable; sheet mode); strategy: the players package's",
     )
     parser.add_argument(
         "--mode", choices=("paper", "sheet"), help="default: paper, or sheet with bots"
@@ -98,7 +98,7 @@ def _players(args: argparse.Namespace, config: Config) -> tuple[list[str], list[
     if not people and not args.bot:
         people = list(config.game.players)
     bots = list(args.bot) or ([] if args.players else list(config.game.bots))
-    return people + bots, bots
+    return people + [bot_name(spec) for spec in bots], bots
 
 
 def _state_dir(args: argparse.Namespace, config: Config) -> Path:
