@@ -32,6 +32,9 @@ MIN_POLARITY_CONFIDENCE = 0.5
 # The naming of the six dice (see colour.name_six_dice) costs about 0.2..1.5 on good frames; a
 # cost above this means no pairing into two whites and four distinct hues fits.
 MAX_NAMING_COST = 3.0
+# A right naming beats the best different one by 0.6 or more on every shared calibration frame;
+# the one wrong naming seen won by 0.06. Below this gap the frame is refused as ambiguous.
+MIN_NAMING_GAP = 0.3
 
 
 class CalibrationError(ValueError):
@@ -203,13 +206,20 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None) -> Calibration:
     boxes = [int_box(c.box) for c in candidates]
     tray = colour.tray_chroma(frame, boxes)
     relative = [colour.die_pixel_chroma(*die_pixels(frame, c), tray) for c in candidates]
-    names, cost = colour.name_six_dice([colour.summary_chroma(r, tray) for r in relative])
-    if cost > MAX_NAMING_COST:
+    naming = colour.name_six_dice(relative)
+    if naming.cost > MAX_NAMING_COST:
         raise CalibrationError(
             "cannot tell the six dice apart as two white, red, yellow, green and blue "
-            f"(best naming costs {cost:.1f}, at most {MAX_NAMING_COST} is trusted); "
+            f"(best naming costs {naming.cost:.1f}, at most {MAX_NAMING_COST} is trusted); "
             "check the light and that these are the Qwixx dice"
         )
+    if naming.gap < MIN_NAMING_GAP:
+        raise CalibrationError(
+            "the dice's colours are ambiguous: two different namings fit almost equally "
+            f"(gap {naming.gap:.2f} < {MIN_NAMING_GAP}); a die may be washed out by the light; "
+            "lower the exposure or move the lamp and calibrate again"
+        )
+    names = naming.names
     side = float(np.median([c.side_px for c in candidates]))
     polarity: dict[str, tuple[float, str | None]] = {}
     for name, candidate in zip(names, candidates, strict=True):

@@ -85,8 +85,8 @@ def die_pixel_chroma(patch: np.ndarray, mask: np.ndarray | None, tray: Chroma) -
     """The chroma, relative to the tray, of the pixels of one die that carry its colour.
 
     ``patch`` is BGR and ``mask`` is true on the die. Keeps pixels that are not clipped in all
-    three channels and not dark (pips, shadow), then drops tray-like ones; falls back to every
-    die pixel when too few remain (a die the colour of the tray). Returns an ``(N, 2)`` array.
+    three channels and not dark (pips, shadow), then drops tray-like ones unless most of the
+    die is tray-like (a die the colour of the tray). Returns an ``(N, 2)`` array.
     """
     pixels = patch.reshape(-1, 3) if mask is None else patch[mask]
     if len(pixels) == 0:
@@ -101,7 +101,9 @@ def die_pixel_chroma(patch: np.ndarray, mask: np.ndarray | None, tray: Chroma) -
         usable = pixels
     chroma = log_chroma(usable) - np.asarray(tray, dtype=np.float32)
     off_tray = chroma[np.hypot(chroma[:, 0], chroma[:, 1]) > _TRAY_RADIUS]
-    if len(off_tray) >= max(8, len(chroma) // 10):
+    # Tray-like pixels are dropped only while they are the minority: when most of a die looks
+    # like the tray, it is a die of the tray's colour and those pixels are its colour.
+    if len(off_tray) >= max(8, len(chroma) // 2):
         chroma = off_tray
     return chroma
 
@@ -119,36 +121,82 @@ def _angle_between(a: float, b: float) -> float:
     return abs((a - b + 180.0) % 360.0 - 180.0)
 
 
-def name_six_dice(chromas: list[Chroma]) -> tuple[list[str], float]:
-    """Name six dice as white, white, red, yellow, green, blue; returns names and a cost.
+# For a die taken as coloured, its colour is read from this share of its pixels that lie furthest
+# from the white point: a die with a clipped top face shows its colour only on its rim.
+_RIM_SHARE = 0.3
 
-    Every pair is tried as the whites: their mean is taken as the light's white point, the other
-    four are balanced by it and matched one-to-one to the nominal hues. The naming with the
-    lowest cost (whites' disagreement + hue errors + too little chroma in a "coloured" die) wins.
-    Raises ColourError unless exactly six chromas are given.
+
+def _strongest_chroma(relative: np.ndarray, white_point: np.ndarray) -> np.ndarray:
+    """The mean chroma, balanced by the white point, of a die's most strongly coloured pixels."""
+    balanced = relative - white_point
+    strength = np.hypot(balanced[:, 0], balanced[:, 1])
+    keep = max(1, int(len(strength) * _RIM_SHARE))
+    strongest = np.argpartition(strength, len(strength) - keep)[-keep:]
+    return balanced[strongest].mean(axis=0)
+
+
+# How far the four hues may turn together from their nominal places: a white point a little off
+# (or a camera's own colour rendering) turns every hue the same way.
+_MAX_HUE_TURN_DEG = 30.0
+
+
+def _hue_error(hues: list[float], order: tuple[str, ...]) -> float:
+    """Sum of hue errors for naming dice ``order``, after the best common turn of all hues."""
+    offsets = [
+        (h - NOMINAL_HUES_DEG[n] + 180.0) % 360.0 - 180.0 for h, n in zip(hues, order, strict=True)
+    ]
+    turn = math.degrees(
+        math.atan2(
+            sum(math.sin(math.radians(o)) for o in offsets),
+            sum(math.cos(math.radians(o)) for o in offsets),
+        )
+    )
+    turn = max(-_MAX_HUE_TURN_DEG, min(_MAX_HUE_TURN_DEG, turn))
+    return sum(_angle_between(o, turn) for o in offsets)
+
+
+@dataclass(frozen=True)
+class SixDiceNaming:
+    """The best naming of six dice, its cost, and how much worse the best different naming is."""
+
+    names: list[str]
+    cost: float
+    gap: float
+
+
+def name_six_dice(relative: list[np.ndarray]) -> SixDiceNaming:
+    """Name six dice as white, white, red, yellow, green, blue, with a cost and a gap.
+
+    ``relative`` holds each die's pixel chromas (tray-relative, from die_pixel_chroma). Every
+    pair is tried as the whites: the mean of their median chromas is taken as the light's white
+    point, the other four are balanced by it and matched one-to-one to the nominal hues by the
+    colour of their most strongly coloured pixels. The naming with the lowest cost (whites'
+    disagreement + hue errors + too little colour in a "coloured" die) wins; ``gap`` is how much
+    more the best *different* naming costs, so a caller can refuse a frame where two namings fit
+    almost equally (a white die and a blue die clipped white on top, say).
+    Raises ColourError unless exactly six dice are given.
     """
-    if len(chromas) != 6:
-        raise ColourError(f"naming needs exactly six dice, got {len(chromas)}")
-    best: tuple[float, list[str]] | None = None
+    if len(relative) != 6:
+        raise ColourError(f"naming needs exactly six dice, got {len(relative)}")
+    medians = [np.median(r, axis=0) for r in relative]
+    costs: dict[tuple[str, ...], float] = {}
     for whites in itertools.combinations(range(6), 2):
-        white_point = np.mean([chromas[i] for i in whites], axis=0)
-        white_spread = float(np.hypot(*np.subtract(chromas[whites[0]], chromas[whites[1]])))
+        white_point = (medians[whites[0]] + medians[whites[1]]) / 2.0
+        white_spread = float(np.hypot(*(medians[whites[0]] - medians[whites[1]])))
         others = [i for i in range(6) if i not in whites]
-        balanced = {i: np.subtract(chromas[i], white_point) for i in others}
+        balanced = {i: _strongest_chroma(relative[i], white_point) for i in others}
         weak = sum(max(0.0, 0.3 - float(np.hypot(*balanced[i]))) for i in others)
+        hues = [_hue_deg(tuple(balanced[i])) for i in others]
         for order in itertools.permutations(COLOURED_DICE):
-            hue_error = sum(
-                _angle_between(_hue_deg(tuple(balanced[i])), NOMINAL_HUES_DEG[name])
-                for i, name in zip(others, order, strict=True)
-            )
-            cost = 4.0 * white_spread + hue_error / 90.0 + 4.0 * weak
-            if best is None or cost < best[0]:
-                names = ["white"] * 6
-                for i, name in zip(others, order, strict=True):
-                    names[i] = name
-                best = (cost, names)
-    assert best is not None
-    return best[1], best[0]
+            cost = 4.0 * white_spread + _hue_error(hues, order) / 90.0 + 4.0 * weak
+            names = ["white"] * 6
+            for i, name in zip(others, order, strict=True):
+                names[i] = name
+            key = tuple(names)
+            costs[key] = min(cost, costs.get(key, math.inf))
+    ranked = sorted(costs.items(), key=lambda item: item[1])
+    (best, cost), (_, runner_up) = ranked[0], ranked[1]
+    return SixDiceNaming(names=list(best), cost=cost, gap=runner_up - cost)
 
 
 def generic_colour(chroma: Chroma, white_point: Chroma = (0.0, 0.0)) -> tuple[str, float]:
@@ -237,16 +285,47 @@ def learn_models(named: list[tuple[str, np.ndarray]]) -> dict[str, ColourModel]:
     return {name: ColourModel.learn(np.vstack(parts)) for name, parts in by_name.items()}
 
 
-def classify(relative_chroma: np.ndarray, models: dict[str, ColourModel]) -> tuple[str, float]:
-    """The most likely colour and a 0..1 margin over the runner-up.
+def likelihoods(relative_chroma: np.ndarray, models: dict[str, ColourModel]) -> dict[str, float]:
+    """Each colour's mean log-likelihood for one die's pixels."""
+    return {name: m.log_likelihood(relative_chroma) for name, m in models.items()}
 
-    The margin is ``1 - exp(-difference in mean log-likelihood)``: a die halfway between two
-    colours gets a margin near zero instead of a confident coin-flip.
+
+def margin_confidence(scores: dict[str, float], name: str) -> float:
+    """0..1: how much better ``name`` explains the die than the best other colour (0.5 = tie)."""
+    others = [v for k, v in scores.items() if k != name]
+    if not others:
+        return 1.0
+    return float(1.0 / (1.0 + math.exp(-2.0 * (scores[name] - max(others)))))
+
+
+def classify(relative_chroma: np.ndarray, models: dict[str, ColourModel]) -> tuple[str, float]:
+    """The most likely colour and its confidence (see :func:`margin_confidence`)."""
+    scores = likelihoods(relative_chroma, models)
+    best = max(scores, key=scores.__getitem__)
+    return best, margin_confidence(scores, best)
+
+
+# Naming a roll's dice jointly (one die per expected colour) may overrule a die's own best colour
+# only when that costs at most this much log-likelihood in all: enough for a white die tinted by
+# a green tray, far too little to hide a real second red die.
+MAX_JOINT_LOSS = 1.5
+
+
+def name_jointly(scores: list[dict[str, float]], expected: list[str]) -> list[str] | None:
+    """The names that give each expected die to exactly one die, if that is nearly as likely.
+
+    ``expected`` lists the colours that must be in the roll (two "white"s). Returns None when the
+    count differs or the best one-to-one naming loses more than MAX_JOINT_LOSS against naming
+    each die on its own, so that a real extra, missing or duplicate die is still reported.
     """
-    scored = sorted(
-        ((m.log_likelihood(relative_chroma), name) for name, m in models.items()), reverse=True
-    )
-    if len(scored) == 1:
-        return scored[0][1], 1.0
-    difference = scored[0][0] - scored[1][0]
-    return scored[0][1], float(1.0 - math.exp(-difference))
+    if len(scores) != len(expected) or not scores:
+        return None
+    independent = sum(max(s.values()) for s in scores)
+    best_total, best_names = -math.inf, None
+    for order in set(itertools.permutations(expected)):
+        total = sum(s[name] for s, name in zip(scores, order, strict=True))
+        if total > best_total:
+            best_total, best_names = total, list(order)
+    if independent - best_total > MAX_JOINT_LOSS:
+        return None
+    return best_names

@@ -17,7 +17,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from pi_reader.vision import colour, quality
-from pi_reader.vision.calibration import Calibration
+from pi_reader.vision.calibration import MAX_NAMING_COST, MIN_NAMING_GAP, Calibration
 from pi_reader.vision.stages import (
     DieCandidateLike,
     Stages,
@@ -67,7 +67,7 @@ def read_roll(
             problems = [Problem(ProblemKind.MISSING_DIE, f"no dice could be found: {error}")]
         return RollReading(dice=(), problems=tuple(problems))
 
-    dice = _read_dice(frame_bgr, candidates, calibration, stages)
+    dice = _read_dice(frame_bgr, candidates, calibration, stages, expected_colours(removed_set))
     problems = quality.assess(
         frame_bgr,
         [d.box for d in dice],
@@ -93,16 +93,22 @@ def _check_frame(frame: object) -> None:
         raise ValueError("a frame must be an 8-bit BGR image (height x width x 3), at least 16 px")
 
 
+def expected_colours(removed: frozenset[str]) -> list[str]:
+    """The colours a calibrated roll must show: two whites and every coloured die in play."""
+    return ["white"] * WHITE_DICE + [c for c in COLOURED_DICE if c not in removed]
+
+
 def _read_dice(
     frame: np.ndarray,
     candidates: list[DieCandidateLike],
     calibration: Calibration | None,
     stages: Stages,
+    expected: list[str],
 ) -> list[DieReading]:
     boxes = [int_box(c.box) for c in candidates]
     tray = colour.tray_chroma(frame, boxes)
     relative = [colour.die_pixel_chroma(*die_pixels(frame, c), tray) for c in candidates]
-    names, colour_confidence = _name_colours(relative, tray, calibration)
+    names, colour_confidence = _name_colours(relative, tray, calibration, expected)
     side = calibration.die_side_px if calibration else None
     dice = []
     for candidate, box, name, colour_conf in zip(
@@ -128,20 +134,28 @@ def _read_dice(
 
 
 def _name_colours(
-    relative: list[np.ndarray], tray: colour.Chroma, calibration: Calibration | None
+    relative: list[np.ndarray],
+    tray: colour.Chroma,
+    calibration: Calibration | None,
+    expected: list[str],
 ) -> tuple[list[str], list[float]]:
-    """Colour names and their confidences (1.0 where colour is not part of the answer)."""
-    if calibration is not None:
-        named = [colour.classify(r, calibration.colour_models) for r in relative]
-        return [n for n, _ in named], [m for _, m in named]
-    summaries = [colour.summary_chroma(r, tray) for r in relative]
-    if len(summaries) == 6:
-        # Six dice are probably a Qwixx roll: name them together, as calibration does.
-        names, cost = colour.name_six_dice(summaries)
-        from pi_reader.vision.calibration import MAX_NAMING_COST
+    """Colour names and their confidences (1.0 where colour is not part of the answer).
 
-        if cost <= MAX_NAMING_COST:
-            return names, [1.0] * 6
+    With a calibration the dice are first named jointly against the roll's ``expected`` colours
+    (see colour.name_jointly), then each on its own when that does not fit.
+    """
+    if calibration is not None:
+        scores = [colour.likelihoods(r, calibration.colour_models) for r in relative]
+        names = colour.name_jointly(scores, expected) if expected else None
+        if names is None:
+            names = [max(s, key=s.__getitem__) for s in scores]
+        return names, [colour.margin_confidence(s, n) for s, n in zip(scores, names, strict=True)]
+    if len(relative) == 6:
+        # Six dice are probably a Qwixx roll: name them together, as calibration does.
+        naming = colour.name_six_dice(relative)
+        if naming.cost <= MAX_NAMING_COST and naming.gap >= MIN_NAMING_GAP:
+            return naming.names, [1.0] * 6
+    summaries = [colour.summary_chroma(r, tray) for r in relative]
     guesses = [colour.generic_colour(s) for s in summaries]
     return [n for n, _ in guesses], [1.0] * len(guesses)
 

@@ -1,0 +1,113 @@
+"""How well and how fast the whole reader reads rolls: accuracy per set, time and memory per frame.
+
+Run: ``python benchmarks/bench_reader.py [--sets NAME ...] [--datasets DIR] [--json]``.
+
+Each set is replayed as ``pi-reader replay`` does (a scenario with a ``calibration`` frame is
+read calibrated, a set without one in generic mode) and scored by ``pi_reader.vision.scoring``.
+Timing is per ``read_roll`` call on one core (OpenCV limited to one thread), image decoding
+excluded; memory is the peak traced by ``tracemalloc`` during one read (numpy buffers, OpenCV's
+own scratch space is not seen) and the process's peak resident size from ``getrusage``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import cv2
+
+from pi_reader.vision.images import load_frame
+from pi_reader.vision.reader import read_roll
+from pi_reader.vision.recorded import load_recorded_set
+from pi_reader.vision.replay import replay
+
+DEFAULT_SETS = (
+    "qwixx-rendered",
+    "qwixx-rendered-touching",
+    "qwixx-rendered-more",
+    "real-d6-overhead",
+)
+REPO = Path(__file__).resolve().parent.parent
+
+
+def traced_peak_kib(recorded, frames: int = 5) -> float:
+    """The largest tracemalloc peak over the first few roll frames of a set (generic read)."""
+    peak = 0
+    for frame in list(recorded.rolls())[:frames]:
+        image = load_frame(frame.path)
+        tracemalloc.start()
+        read_roll(image, None, frame.removed)
+        peak = max(peak, tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    return peak / 1024
+
+
+def bench_set(path: Path) -> dict[str, object]:
+    recorded = load_recorded_set(path)
+    result = replay(recorded)
+    summary = result.summary()
+    first = load_frame(next(recorded.rolls()).path)
+    summary["frame_size"] = f"{first.shape[1]}x{first.shape[0]}"
+    summary["traced_peak_kib"] = round(traced_peak_kib(recorded))
+    summary["mode"] = (
+        "calibrated" if recorded.calibration_for(next(recorded.rolls()).scenario) else "generic"
+    )
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", nargs="+", default=list(DEFAULT_SETS))
+    parser.add_argument(
+        "--datasets",
+        type=Path,
+        default=Path(os.environ.get("PI_READER_DATASETS", REPO.parent / "shared" / "datasets")),
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object per set")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    rows = []
+    for name in args.sets:
+        start = time.perf_counter()
+        summary = {"set": name, **bench_set(args.datasets / name)}
+        summary["wall_s"] = round(time.perf_counter() - start, 1)
+        rows.append(summary)
+        if args.json:
+            print(json.dumps(summary), flush=True)
+    rss_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    if not args.json:
+        print(
+            "| set | mode | frames | dice right | value acc. | colour acc. | rolls right "
+            "| missed | phantoms | mean ms | p95 ms | traced peak |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for r in rows:
+            print(
+                f"| {r['set']} ({r['frame_size']}) | {r['mode']} | {r['frames']} "
+                f"| {_pc(r['dice_right'])} | {_pc(r['value_accuracy'])} "
+                f"| {_pc(r['colour_accuracy'])} | {_pc(r['rolls_right'])} | {r['missed']} "
+                f"| {r['phantoms']} ({_pc(r['phantom_rate'])}) | {r['mean_ms']} | {r['p95_ms']} "
+                f"| {r['traced_peak_kib'] / 1024:.1f} MiB |"
+            )
+        print(f"\nprocess peak resident size: {rss_mib:.0f} MiB")
+        for r in rows:
+            if r["calibration_errors"]:
+                print(f"{r['set']}: calibration refused: {r['calibration_errors']}")
+    return 0
+
+
+def _pc(value: object) -> str:
+    return "-" if value is None else f"{100 * float(value):.1f}%"  # type: ignore[arg-type]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
