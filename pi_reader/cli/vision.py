@@ -17,6 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from pi_reader.cli.live_calibrate import add_live_options, run_live_calibration
 from pi_reader.vision.annotate import annotate
 from pi_reader.vision.calibration import Calibration, CalibrationError, calibrate
 from pi_reader.vision.images import ImageError, load_frame
@@ -34,8 +35,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     cal = subparsers.add_parser(
         "calibrate", help="learn the tray, dice colours and pips from a frame of the six dice"
     )
-    cal.add_argument("--image", type=Path, required=True, help="a frame of the six dice")
-    cal.add_argument("--out", type=Path, required=True, help="where to write the calibration")
+    cal.add_argument(
+        "--image", type=Path, help="a frame of the six dice (without it: live, from the camera)"
+    )
+    cal.add_argument(
+        "--out", type=Path, help="where to write the calibration (live: the state folder)"
+    )
+    add_live_options(cal)
     cal.set_defaults(func=run_calibrate)
 
     read = subparsers.add_parser("read", help="read the dice in image files")
@@ -76,6 +82,11 @@ def calibrate_frame(frame: np.ndarray, out: Path) -> Calibration:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
+    if args.image is None:
+        return run_live_calibration(args)
+    if args.out is None:
+        print("pi-reader calibrate: --image needs --out", file=sys.stderr)
+        return EXIT_USAGE
     try:
         frame = load_frame(args.image)
         calibration = calibrate_frame(frame, args.out)

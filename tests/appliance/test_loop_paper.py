@@ -178,3 +178,25 @@ def test_the_game_ends_at_the_second_lock_with_penalties_listed(tmp_path: Path) 
         "bob: penalties 0.",
     )
     assert rig.leds.states() == {"red": True, "yellow": True, "green": False, "blue": False}
+
+
+class CountingNotifier:
+    def __init__(self) -> None:
+        self.ready_calls = 0
+        self.watchdog_calls = 0
+
+    def ready(self) -> None:
+        self.ready_calls += 1
+
+    def watchdog(self) -> None:
+        self.watchdog_calls += 1
+
+
+def test_systemd_hears_ready_once_and_the_watchdog_every_frame(tmp_path: Path) -> None:
+    frames = roll_frames([1])
+    rig = Rig(tmp_path, frames)
+    notifier = CountingNotifier()
+    rig.appliance.notifier = notifier
+    rig.run()
+    assert notifier.ready_calls == 1
+    assert notifier.watchdog_calls >= len(frames)
