@@ -57,40 +57,56 @@ class SeatResult:
     win_rate: Interval
 
 
-def tournament(strategies: Sequence[Strategy], games: int, seed: int = 0) -> list[SeatResult]:
-    """Play ``games`` seeded games; the first player rotates so no seat always starts.
+@dataclass(frozen=True)
+class TableResult:
+    """One game of a series: each seat's final score and share of the win (1/k for a k-way tie)."""
 
-    A win shared by k players counts 1/k for each of them.
-    """
-    if games <= 0:
-        raise ValueError("a tournament needs at least one game")
-    scores: list[list[float]] = [[] for _ in strategies]
-    wins = [0.0] * len(strategies)
+    scores: tuple[int, ...]
+    win_shares: tuple[float, ...]
+
+
+def table_game(strategies: Sequence[Strategy], seed: int, number: int) -> TableResult:
+    """Game ``number`` of the series seeded ``seed``; the first player rotates with the number so
+    that no seat always starts (the first player has an edge in the race to lock)."""
     names = [f"P{i + 1}" for i in range(len(strategies))]
-    for number in range(games):
-        game = play_game(strategies, game_seed(seed, number), names, first=number)
-        winners = game.winners
-        for seat, name in enumerate(names):
-            scores[seat].append(float(game.score(name).total))
-            if name in winners:
-                wins[seat] += 1 / len(winners)
+    game = play_game(strategies, game_seed(seed, number), names, first=number)
+    winners = game.winners
+    return TableResult(
+        scores=tuple(game.score(name).total for name in names),
+        win_shares=tuple(1 / len(winners) if name in winners else 0.0 for name in names),
+    )
+
+
+def summarize(strategies: Sequence[Strategy], results: Sequence[TableResult]) -> list[SeatResult]:
+    """Per seat: mean score and win rate over the games, each with its 95% interval."""
+    if not results:
+        raise ValueError("a tournament needs at least one game")
     return [
         SeatResult(
             seat=seat + 1,
             strategy=strategy.name,
-            games=games,
-            score=mean_interval(scores[seat]),
-            win_rate=wilson_interval(wins[seat], games),
+            games=len(results),
+            score=mean_interval([float(result.scores[seat]) for result in results]),
+            win_rate=wilson_interval(sum(r.win_shares[seat] for r in results), len(results)),
         )
         for seat, strategy in enumerate(strategies)
     ]
+
+
+def tournament(strategies: Sequence[Strategy], games: int, seed: int = 0) -> list[SeatResult]:
+    """Play ``games`` seeded games (see :func:`table_game`) and summarize them per seat."""
+    if games <= 0:
+        raise ValueError("a tournament needs at least one game")
+    return summarize(strategies, [table_game(strategies, seed, n) for n in range(games)])
+
+
+def solo_game(strategy: Strategy, seed: int, number: int) -> int:
+    """The final score of game ``number`` of the solo series seeded ``seed``."""
+    return play_game([strategy], game_seed(seed, number), ["Solo"]).score("Solo").total
 
 
 def solo_scores(strategy: Strategy, games: int, seed: int = 0) -> list[int]:
     """Final scores of ``games`` seeded solo games (one player, always active)."""
     if games <= 0:
         raise ValueError("a solo series needs at least one game")
-    return [
-        play_game([strategy], game_seed(seed, number), ["Solo"]).score("Solo").total
-        for number in range(games)
-    ]
+    return [solo_game(strategy, seed, number) for number in range(games)]
