@@ -21,6 +21,7 @@ import json
 import sys
 from typing import Any
 
+from pi_reader.players.advice import NothingToAdvise, advice_to_json, advise, render_advice
 from pi_reader.rules.log import GameLogError, replay
 from pi_reader.rules.render import render_game
 
@@ -51,6 +52,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--json", action="store_true", help="print the state as one JSON object"
     )
     replay_parser.set_defaults(func=run_replay)
+    advise_parser = commands.add_parser(
+        "advise",
+        help="the look-ahead's best mark or pass, with its expected gain, for the pending roll",
+    )
+    advise_parser.add_argument("log", metavar="LOG.jsonl", help="a game log ending with a roll")
+    advise_parser.add_argument("--json", action="store_true", help="print the advice as JSON")
+    advise_parser.set_defaults(func=run_advise)
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -77,4 +85,26 @@ def run_replay(args: argparse.Namespace) -> int:
         print(json.dumps(result.game.to_json()))
     else:
         print(render_game(result.game))
+    return 0
+
+
+def run_advise(args: argparse.Namespace) -> int:
+    """Advice for the roll pending at the end of the log (see pi_reader.players.advice)."""
+    try:
+        result = replay(args.log)
+    except OSError as error:
+        print(f"pi-reader game advise: cannot read {args.log}: {error.strerror}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    except GameLogError as error:
+        message = f"{args.log}, line {error.line}: {error.reason}"
+        print(f"pi-reader game advise: {message}", file=sys.stderr)
+        return EXIT_BAD_LOG
+    game = result.game
+    assert game is not None  # a strict replay without error holds a game
+    try:
+        advice = advise(game)
+    except NothingToAdvise as error:
+        print(f"pi-reader game advise: nothing to advise: {error}", file=sys.stderr)
+        return EXIT_BAD_LOG
+    print(json.dumps(advice_to_json(advice)) if args.json else render_advice(game, advice))
     return 0

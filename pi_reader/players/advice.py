@@ -86,3 +86,52 @@ def advise(game: Game) -> list[ActionAdvice]:
         values = {plan.colour: value for plan, value in colour_plans}
         advice.append(ActionAdvice(active, Action.COLOUR, _options(values)))
     return advice
+
+
+def _gain_words(option: Option) -> str:
+    return f"expected gain {option.gain:+.1f}"
+
+
+def render_advice(game: Game, advice: list[ActionAdvice]) -> str:
+    """The advice for a person: one line per decision, the best choice and its expected gain.
+
+    When the best choice is the pass, the line also names the best mark and what it would cost,
+    so the table hears why letting the roll go is right.
+    """
+    roll = game.current_roll
+    assert roll is not None  # advise() only answers with a roll pending
+    dice = ", ".join(f"{die} {value}" for die, value in roll.to_dict().items())
+    lines = [f"Roll: {dice} (white sum {roll.white_sum}); {game.active} is active"]
+    for item in advice:
+        best = item.best
+        line = f"{item.action.value:>6} action, {item.player}: {best.describe()}"
+        if best.mark is not None:
+            line += f" ({_gain_words(best)} over passing)"
+        else:
+            marks = [option for option in item.options if option.mark is not None]
+            if marks:
+                line += f" (best mark: {marks[0].describe()}, {_gain_words(marks[0])})"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def advice_to_json(advice: list[ActionAdvice]) -> list[dict[str, object]]:
+    """The advice as JSON-ready objects: per decision the best choice and every option."""
+
+    def option_json(option: Option) -> dict[str, object]:
+        mark = option.mark
+        return {
+            "mark": None if mark is None else {"colour": mark.colour.value, "number": mark.number},
+            "value": round(option.value, 3),
+            "expected_gain": round(option.gain, 3),
+        }
+
+    return [
+        {
+            "player": item.player,
+            "action": item.action.value,
+            "best": option_json(item.best),
+            "options": [option_json(option) for option in item.options],
+        }
+        for item in advice
+    ]

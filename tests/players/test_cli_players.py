@@ -1,3 +1,5 @@
+import json
+
 import pytest
 
 from pi_reader.cli import main
@@ -52,3 +54,63 @@ def test_solo_prints_the_mean_with_its_interval(capsys):
 def test_bad_arguments_exit_2_with_a_clear_message(capsys, args, message):
     assert main(["players", *args]) == 2
     assert message in capsys.readouterr().err
+
+
+NEW_GAME = '{"event": "new_game", "players": ["Ann", "Bob", "Cid"]}\n'
+ROLL = (
+    '{"event": "roll", "dice": {"white1": 1, "white2": 2, "red": 2, "yellow": 5, "green": 6, '
+    '"blue": 1}}\n'
+)
+
+
+def _log(tmp_path, *lines):
+    path = tmp_path / "game.jsonl"
+    path.write_text("".join(lines))
+    return str(path)
+
+
+def test_advise_names_every_decision_with_its_gain(tmp_path, capsys):
+    log = _log(tmp_path, NEW_GAME, ROLL)
+    assert main(["game", "advise", log]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Roll: white1 1, white2 2") and "Ann is active" in lines[0]
+    assert [line.split(",")[1].split(":")[0].strip() for line in lines[1:]] == [
+        "Ann",
+        "Bob",
+        "Cid",
+        "Ann",
+    ]
+    assert all("expected gain" in line for line in lines[1:])
+
+
+def test_advise_json_skips_players_who_already_marked(tmp_path, capsys):
+    mark = '{"event": "mark", "player": "Bob", "action": "white", "colour": "red", "number": 3}\n'
+    log = _log(tmp_path, NEW_GAME, ROLL, mark)
+    assert main(["game", "advise", log, "--json"]) == 0
+    advice = json.loads(capsys.readouterr().out)
+    assert [(a["player"], a["action"]) for a in advice] == [
+        ("Ann", "white"),
+        ("Cid", "white"),
+        ("Ann", "colour"),
+    ]
+    for item in advice:
+        assert item["best"] == item["options"][0]
+        assert max(o["value"] for o in item["options"]) == item["best"]["value"]
+
+
+@pytest.mark.parametrize(
+    ("lines", "status", "message"),
+    [
+        ((NEW_GAME,), 2, "nothing to advise: no roll is pending"),
+        ((NEW_GAME, '{"event": "roll"}\n'), 2, "line 2"),
+        (("",), 2, "line 1: the log is empty"),
+    ],
+)
+def test_advise_refuses_logs_without_a_pending_roll(tmp_path, capsys, lines, status, message):
+    assert main(["game", "advise", _log(tmp_path, *lines)]) == status
+    assert message in capsys.readouterr().err
+
+
+def test_advise_reports_an_unreadable_file(tmp_path, capsys):
+    assert main(["game", "advise", str(tmp_path / "missing.jsonl")]) == 1
+    assert "cannot read" in capsys.readouterr().err
