@@ -25,7 +25,11 @@ class Cautious(PlanStrategy):
 
     name = "cautious"
 
-    def rate(self, game: Game, player: str, plan: Plan) -> float:
+    def rate_all(self, game: Game, player: str, plans: list[Plan]) -> list[float]:
+        return [self._rate(game, plan) for plan in plans]
+
+    @staticmethod
+    def _rate(game: Game, plan: Plan) -> float:
         skipped = 0
         position = game
         for mark in plan.marks:

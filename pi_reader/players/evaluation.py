@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pi_reader.players.odds import colour_sum_odds, white_sum_odds
 from pi_reader.players.row_value import RowValues, row_score, row_values
 from pi_reader.rules import COLOURS, Game
 
@@ -40,8 +41,10 @@ COLOUR_SHARE = 0.5
 HORIZON_PENALTY_ROOM = 5  # penalties "left" in the horizon formula: one more than the 4 allowed
 HORIZON_DIVISOR = 6  # open numbers per own turn left, fitted to solo play
 ROLLS_PER_MARK = 1.0  # rolls another player needs per missing mark in a row (at a table)
-WHITE_LOCK_CHANCE = 1 / 36  # the white sum is the lock number
-COLOUR_LOCK_CHANCE = 11 / 216  # a white die plus the row's die make the lock number
+# The lock number (12 or 2: the tables are symmetric) as the white sum, and as a white die plus the
+# row's die.
+WHITE_LOCK_CHANCE = float(white_sum_odds()[12])
+COLOUR_LOCK_CHANCE = float(colour_sum_odds()[12])
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ def end_nearness(game: Game) -> float:
     """0 at the start, 1 when the next penalty or lock at the table may end the game."""
     worst_penalties = max(game.penalties(player) for player in game.players)
     locks = len(game.locked) + len(game.pending_locks)
-    return min(1.0, max(worst_penalties / 3, locks / 1))
+    return min(1.0, max(worst_penalties / 3, float(locks)))
 
 
 class Heuristic(PlanStrategy):

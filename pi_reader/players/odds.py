@@ -36,13 +36,3 @@ def colour_sum_odds() -> dict[int, Fraction]:
         for s in {w1 + c, w2 + c}:
             ways[s] += 1
     return {s: Fraction(n, 216) for s, n in ways.items()}
-
-
-@cache
-def any_sum_odds() -> dict[int, Fraction]:
-    """P(s is on offer to the active player in one row): the white sum or a white+colour sum."""
-    ways = {s: 0 for s in SUMS}
-    for w1, w2, c in product(FACES, FACES, FACES):
-        for s in {w1 + w2, w1 + c, w2 + c}:
-            ways[s] += 1
-    return {s: Fraction(n, 216) for s, n in ways.items()}

@@ -25,7 +25,7 @@ class Strategy(Protocol):
 class PlanStrategy:
     """A strategy that rates whole-turn plans (see :mod:`pi_reader.players.plans`).
 
-    Subclasses give :meth:`rate`; the best-rated plan wins, the earliest on a tie (passes come
+    Subclasses give :meth:`rate_all`; the best-rated plan wins, the earliest on a tie (passes come
     first, so a strategy only marks for a strictly better rating).
     """
 
@@ -42,8 +42,5 @@ class PlanStrategy:
         return plans[best]
 
     def rate_all(self, game: Game, player: str, plans: list[Plan]) -> list[float]:
-        """The rating of every plan; override to share work between the plans of one decision."""
-        return [self.rate(game, player, plan) for plan in plans]
-
-    def rate(self, game: Game, player: str, plan: Plan) -> float:
+        """The rating of every plan of one decision (higher is better)."""
         raise NotImplementedError

@@ -1,6 +1,6 @@
 from fractions import Fraction
 
-from pi_reader.players.odds import any_sum_odds, colour_sum_odds, white_sum_odds
+from pi_reader.players.odds import colour_sum_odds, white_sum_odds
 
 
 def test_white_sums_are_the_two_dice_triangle():
@@ -19,10 +19,5 @@ def test_colour_sums_count_either_white_die_once():
 
 
 def test_tables_are_symmetric_so_ascending_and_descending_rows_are_alike():
-    for table in (white_sum_odds(), colour_sum_odds(), any_sum_odds()):
+    for table in (white_sum_odds(), colour_sum_odds()):
         assert all(table[s] == table[14 - s] for s in range(2, 13))
-
-
-def test_any_sum_is_at_least_each_of_its_parts():
-    for s in range(2, 13):
-        assert any_sum_odds()[s] >= max(white_sum_odds()[s], colour_sum_odds()[s])
