@@ -16,6 +16,7 @@ is then still 20 or more pixels across, and the whole search costs a few millise
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -158,15 +159,22 @@ def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None) -> list[Di
     small, scale = _working_copy(frame_bgr)
     if scene is None:
         return _find_generic(small, scale)
-    background = cv2.resize(scene.background_image(), (small.shape[1], small.shape[0]),
-                            interpolation=cv2.INTER_LINEAR)
-    tray = _tray_mask(scene.tray, small.shape[:2])
+    background, tray = _scene_at(scene, small.shape[:2])
     dist = bgm.distances(small, background, tray > 0)
     side = scene.die_side_px * frame_bgr.shape[1] / scene.frame_size[0] * scale
     fg = bgm.foreground(dist, scene.chroma_noise, scene.brightness_noise)
     mask = blobs.clean_mask(fg & tray, side)
     pieces = blobs.pieces_from_mask(mask, side * side, refine=True)
     return _candidates(pieces, scale)
+
+
+@lru_cache(maxsize=4)
+def _scene_at(scene: SceneModel, shape: tuple[int, int]) -> tuple[bgm.Background, np.ndarray]:
+    """The scene's background and tray mask at the working size (the same for every frame)."""
+    h, w = shape
+    grid = scene.background_image()
+    background = bgm.background(cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR))
+    return background, _tray_mask(scene.tray, shape)
 
 
 def learn_scene(frame_bgr: np.ndarray, expected_dice: int = 6) -> SceneModel:
@@ -192,7 +200,7 @@ def learn_scene(frame_bgr: np.ndarray, expected_dice: int = 6) -> SceneModel:
     grid = bgm.robust_grid(small, BACKGROUND_GRID, ignore=dice_mask > 0)
     background = cv2.resize(grid, size, interpolation=cv2.INTER_LINEAR)
     dice, area = _calibration_dice(small, background, dice_mask == 0, expected_dice)
-    dist = bgm.distances(small, background, dice_mask == 0)
+    dist = bgm.distances(small, bgm.background(background), dice_mask == 0)
     chroma_noise, bright_noise = bgm.noise_levels(dist, dice_mask == 0)
     h, w = frame_bgr.shape[:2]
     return SceneModel(
@@ -208,7 +216,7 @@ def learn_scene(frame_bgr: np.ndarray, expected_dice: int = 6) -> SceneModel:
 def _calibration_dice(small: np.ndarray, background: np.ndarray, tray: np.ndarray | None,
                       expected: int) -> tuple[list[np.ndarray], float]:
     """The calibration dice as separate blobs and one die's footprint area, or LocateError."""
-    dist = bgm.distances(small, background, tray)
+    dist = bgm.distances(small, bgm.background(background), tray)
     chroma_noise, bright_noise = bgm.noise_levels(dist, tray)
     fg = blobs.fill_holes(bgm.foreground(dist, chroma_noise, bright_noise))
     speck = (max(small.shape[:2]) / 100.0) ** 2
@@ -235,30 +243,46 @@ def _calibration_dice(small: np.ndarray, background: np.ndarray, tray: np.ndarra
 
 
 def _find_generic(small: np.ndarray, scale: float) -> list[DieCandidate]:
-    rough = bgm.robust_grid(small, ROUGH_GRID)
-    found = _find_with_background(small, cv2.resize(rough, (small.shape[1], small.shape[0])),
-                                  GENERIC_DARKER_THAN)
-    if found is None:
+    """Dice of unknown colours and size: model the surface from the frame itself, twice.
+
+    First against cell medians of a grid much coarser than a die; then, with the dice found
+    painted out, against a finer grid that follows the surface's edges and light fall-off.
+    """
+    size = (small.shape[1], small.shape[0])
+    rough = cv2.resize(bgm.robust_grid(small, ROUGH_GRID), size)
+    first = _generic_pass(small, rough, None)
+    if first is None:
         return []
-    pieces, _, _, _ = found
+    pieces, side = first
+    dice_mask = np.zeros(small.shape[:2], np.uint8)
+    for piece in pieces:
+        dice_mask[piece.points[:, 1], piece.points[:, 0]] = 1
+    grow = max(3, int(side))
+    dice_mask = cv2.dilate(dice_mask, np.ones((grow, grow), np.uint8))
+    cols = BACKGROUND_GRID[0]
+    grid = (cols, max(2, round(cols * small.shape[0] / small.shape[1])))
+    fine = cv2.resize(bgm.robust_grid(small, grid, ignore=dice_mask > 0), size,
+                      interpolation=cv2.INTER_LINEAR)
+    second = _generic_pass(small, fine, dice_mask == 0)
+    if second is None:
+        return []
+    # A die cut by the frame's edge cannot be read; strips, rims and shadows are not square.
+    pieces = [p for p in second[0] if p.looks_like_a_die() and not p.touches_edge(small.shape)]
     return _candidates(pieces, scale)
 
 
-def _find_with_background(small: np.ndarray, background: np.ndarray,
-                          darker_than: float | None = None
-                          ) -> tuple[list[blobs.Piece], float, float, float] | None:
-    """Find dice of unknown size against a background estimate, measuring noise and size here."""
-    dist = bgm.distances(small, background)
-    chroma_noise, bright_noise = bgm.noise_levels(dist)
-    fg = bgm.foreground(dist, chroma_noise, bright_noise, darker_than)
-    raw = blobs.fill_holes(fg)
+def _generic_pass(small: np.ndarray, background: np.ndarray, surface: np.ndarray | None
+                  ) -> tuple[list[blobs.Piece], float] | None:
+    """Dice against one background estimate, with noise and die size measured on this frame."""
+    dist = bgm.distances(small, bgm.background(background), surface)
+    chroma_noise, bright_noise = bgm.noise_levels(dist, surface)
+    fg = bgm.foreground(dist, chroma_noise, bright_noise, GENERIC_DARKER_THAN)
     min_area = (max(small.shape[:2]) / 100.0) ** 2
-    area = blobs.typical_die_area(blobs.clean_mask(raw, np.sqrt(min_area) * 3), min_area)
+    area = blobs.typical_die_area(blobs.clean_mask(fg, np.sqrt(min_area) * 3), min_area)
     if area is None:
         return None
     side = float(np.sqrt(area))
-    mask = blobs.clean_mask(fg, side)
-    return blobs.pieces_from_mask(mask, area), chroma_noise, bright_noise, side
+    return blobs.pieces_from_mask(blobs.clean_mask(fg, side), area), side
 
 
 def _working_copy(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:

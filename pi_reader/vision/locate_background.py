@@ -15,11 +15,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-# A pixel is surely foreground this many noise units away from the tray ...
-STRONG_Z = 7.0
-# ... and is foreground at half that distance when it touches a surely-foreground pixel
-# (hysteresis keeps a white die's faint edge on a pale tray attached to its bright top).
-WEAK_Z = 7.0
+# A pixel is foreground this many noise units away from the tray (a lower level with
+# hysteresis was tried: it grows dice into their tinted shadows and merges neighbours).
+FOREGROUND_Z = 7.0
 # Noise floors (in 0..255 units) so a perfectly clean synthetic tray does not turn every JPEG
 # ripple into a die.
 MIN_NOISE = 1.5
@@ -59,6 +57,25 @@ def robust_grid(image_bgr: np.ndarray, grid: tuple[int, int], ignore: np.ndarray
 
 
 @dataclass(frozen=True)
+class Background:
+    """The tray's colour at every pixel, split into a unit colour direction and a brightness.
+
+    Built once per scene and frame size (see :func:`background`), then reused for every frame.
+    """
+
+    bgr: np.ndarray  # HxWx3 float32 (+1, so never zero)
+    unit: np.ndarray  # HxWx3 float32, bgr / |bgr|
+    level: np.ndarray  # HxW float32, |bgr|
+
+
+def background(background_bgr: np.ndarray) -> Background:
+    bgr = background_bgr.astype(np.float32) + 1.0
+    level = cv2.sqrt(cv2.transform(cv2.multiply(bgr, bgr), _SUM))
+    unit = bgr / level[..., None]
+    return Background(bgr, unit, level)
+
+
+@dataclass(frozen=True)
 class Distances:
     """Per pixel: colour change orthogonal to the tray colour, and brightness above the tray."""
 
@@ -67,29 +84,26 @@ class Distances:
     background_level: np.ndarray  # HxW float32, the tray's own brightness (same units)
 
 
-def distances(image_bgr: np.ndarray, background_bgr: np.ndarray,
-              sample: np.ndarray | None = None) -> Distances:
-    """Compare a frame with the tray background (both HxWx3, same size).
+def distances(image_bgr: np.ndarray, bg: Background, sample: np.ndarray | None = None
+              ) -> Distances:
+    """Compare a frame with the tray background (same size).
 
-    Exposure and white-balance drift since calibration is removed first: a per-channel gain, the
-    median ratio frame / background over ``sample`` pixels (dice cover little of a tray).
+    Exposure and white-balance drift since calibration is removed first: the frame is divided by
+    a per-channel gain, the median ratio frame / background over ``sample`` pixels (dice cover
+    little of a tray).
     """
-    img = image_bgr.astype(np.float32)
-    bg = background_bgr.astype(np.float32) + 1.0
     step = 4
-    ratios = (img[::step, ::step] + 1.0) / bg[::step, ::step]
+    ratios = (image_bgr[::step, ::step].astype(np.float32) + 1.0) / bg.bgr[::step, ::step]
     if sample is not None:
         ratios = ratios[sample[::step, ::step]]
-    gains = np.median(ratios.reshape(-1, 3), axis=0).astype(np.float32)
+    gains = np.median(ratios.reshape(-1, 3), axis=0)
     if not np.all(np.isfinite(gains)) or np.any(gains <= 0):
-        gains = np.ones(3, np.float32)
-    bg = bg * gains
-    bg_norm = cv2.sqrt(cv2.transform(cv2.multiply(bg, bg), _SUM))
-    unit = bg / bg_norm[..., None]
-    along = cv2.transform(cv2.multiply(img, unit), _SUM)
+        gains = np.ones(3)
+    img = cv2.multiply(image_bgr.astype(np.float32), (*(float(1.0 / g) for g in gains), 0.0))
+    along = cv2.transform(cv2.multiply(img, bg.unit), _SUM)
     total = cv2.transform(cv2.multiply(img, img), _SUM)
     across = cv2.sqrt(cv2.max(total - cv2.multiply(along, along), 0.0))
-    return Distances(across, along - bg_norm, bg_norm)
+    return Distances(across, along - bg.level, bg.level)
 
 
 def noise_levels(dist: Distances, tray: np.ndarray | None = None) -> tuple[float, float]:
@@ -108,20 +122,14 @@ def noise_levels(dist: Distances, tray: np.ndarray | None = None) -> tuple[float
 
 def foreground(dist: Distances, colour_noise: float, bright_noise: float,
                darker_than: float | None = None) -> np.ndarray:
-    """Pixels that are not tray (nor shadow on the tray), with hysteresis between two levels.
+    """Pixels that are not tray (nor shadow on the tray): 1 where a die may be, else 0.
 
     ``darker_than`` (a fraction of the tray's brightness) also takes pixels darker than any
     shadow: needed for black dice on a pale surface when the dice's colours are unknown.
     """
     score = cv2.max(dist.other_colour * (1.0 / colour_noise), dist.brighter * (1.0 / bright_noise))
-    strong = (score > STRONG_Z).astype(np.uint8)
-    weak = (score > WEAK_Z).astype(np.uint8)
+    mask = (score > FOREGROUND_Z).astype(np.uint8)
     if darker_than is not None:
-        dark = (dist.brighter + dist.background_level < dist.background_level * darker_than)
-        strong |= dark.astype(np.uint8)
-        weak |= strong
-    count, labels = cv2.connectedComponents(weak, connectivity=8)
-    keep = np.zeros(count, np.uint8)
-    keep[labels[strong > 0]] = 1
-    keep[0] = 0
-    return keep[labels]
+        dark = dist.brighter + dist.background_level < dist.background_level * darker_than
+        mask |= dark.astype(np.uint8)
+    return mask

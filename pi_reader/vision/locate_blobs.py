@@ -26,6 +26,16 @@ LENGTH_CHECK_AREA = 1.3
 COCKED_ASPECT = 1.4
 COCKED_LENGTH = 1.35
 COCKED_AREA = 1.15
+# A blob that would hold more dice than this is something else lying in view.
+MAX_DICE_PER_BLOB = 16
+# A heap of several dice fills at least this much of its minimum-area rectangle (a ring or a
+# thin line, such as a tray's rim, does not).
+MIN_HEAP_FILL = 0.4
+# Generic mode knows neither the dice nor the surface, so it only believes pieces that are at
+# most this elongated, at least this solid and at least this fraction of the typical die.
+PLAUSIBLE_ASPECT = 1.8
+PLAUSIBLE_FILL = 0.55
+PLAUSIBLE_AREA = 0.45
 # A frame re-measures one die's footprint from blobs within this band around the expected one.
 REFINE_BAND = (0.6, 1.25)
 
@@ -40,6 +50,18 @@ class Piece:
     die_count_estimate: float  # area / one die's footprint
     cocked: bool
     score: float
+    aspect: float  # long / short side of the minimum-area rectangle
+    fill: float  # area / minimum-area rectangle's area
+
+    def touches_edge(self, shape: tuple[int, ...]) -> bool:
+        h, w = shape[:2]
+        xs, ys = self.points[:, 0], self.points[:, 1]
+        return bool(xs.min() == 0 or ys.min() == 0 or xs.max() == w - 1 or ys.max() == h - 1)
+
+    def looks_like_a_die(self) -> bool:
+        """Square-ish and solid: what generic mode asks before it believes a piece is a die."""
+        return (self.aspect <= PLAUSIBLE_ASPECT and self.fill >= PLAUSIBLE_FILL
+                and self.die_count_estimate >= PLAUSIBLE_AREA)
 
 
 def clean_mask(mask: np.ndarray, die_side: float | None) -> np.ndarray:
@@ -49,15 +71,27 @@ def clean_mask(mask: np.ndarray, die_side: float | None) -> np.ndarray:
         k = max(3, round(die_side / 6) | 1)
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE,
                                 cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    return fill_holes(mask)
+    return fill_holes(mask, None if die_side is None else 1.5 * die_side * die_side)
 
 
-def fill_holes(mask: np.ndarray) -> np.ndarray:
+def fill_holes(mask: np.ndarray, max_hole: float | None = None) -> np.ndarray:
+    """Fill holes (a die's pips, a glare spot) up to ``max_hole`` pixels.
+
+    The bound keeps a ring-shaped thing (a tray's dark rim) from turning the whole tray into
+    one blob; by default it is a hundredth of the image, larger than any die a frame can hold
+    dozens of.
+    """
+    if max_hole is None:
+        max_hole = mask.size / 100.0
+    _, labels, stats, _ = cv2.connectedComponentsWithStats((mask == 0).astype(np.uint8),
+                                                           connectivity=4)
     h, w = mask.shape
-    flood = np.zeros((h + 2, w + 2), np.uint8)
-    flood[1:-1, 1:-1] = mask
-    cv2.floodFill(flood, None, (0, 0), 2)
-    return (flood[1:-1, 1:-1] != 2).astype(np.uint8)
+    x, y, bw, bh, area = (stats[:, i] for i in range(5))
+    inner = (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h) & (area <= max_hole)
+    inner[0] = inner[0] and False
+    out = mask.copy()
+    out[inner[labels] & (mask == 0)] = 1
+    return out
 
 
 def component_points(mask: np.ndarray, min_area: float) -> list[np.ndarray]:
@@ -97,7 +131,7 @@ def judge_piece(points: np.ndarray, die_area: float) -> Piece:
     size_fit = float(np.exp(-abs(np.log(max(ratio, 1e-3)))))  # 1 at one die's footprint
     shape_fit = float(np.clip(fill, 0, 1)) * float(np.clip(2.0 - aspect, 0, 1))
     score = float(np.clip(0.5 * size_fit + 0.5 * shape_fit, 0, 1))
-    return Piece(points, rect, area, ratio, cocked, score)
+    return Piece(points, rect, area, ratio, cocked, score, aspect, fill)
 
 
 def pieces_from_mask(mask: np.ndarray, die_area: float, refine: bool = False) -> list[Piece]:
@@ -129,6 +163,8 @@ def best_split(points: np.ndarray, die_area: float) -> list[np.ndarray]:
     pieces are closest to square, die-sized and compact wins.
     """
     guess = dice_in_blob(points, die_area)
+    if guess > MAX_DICE_PER_BLOB or (guess > 3 and _fill(points) < MIN_HEAP_FILL):
+        return []  # a rim, a hand, a sheet of paper: not a heap of dice
     if guess == 1 and len(points) < LENGTH_CHECK_AREA * die_area:
         return [points]
     best: tuple[float, list[np.ndarray]] | None = None
@@ -163,6 +199,11 @@ def dice_in_blob(points: np.ndarray, die_area: float) -> int:
         by_length = max(rw, rh) / max(1.0, min(rw, rh))
         count = max(count, int(np.floor(by_length + 0.3)))
     return max(1, count)
+
+
+def _fill(points: np.ndarray) -> float:
+    (_, _), (rw, rh), _ = cv2.minAreaRect(points.astype(np.float32))
+    return len(points) / max(1.0, (rw + 1) * (rh + 1))
 
 
 def _is_square(points: np.ndarray) -> bool:
