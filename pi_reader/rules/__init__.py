@@ -10,6 +10,12 @@ Pure Python with no hardware and no I/O beyond reading and writing the game log.
     game.mark("Bob", "white", "red", 7)        # or game.play(Mark(...)); IllegalMove if not legal
     game.end_turn()                            # penalty if the active player marked nothing
     game.to_json()                             # the ``pi-reader game replay --json`` state
+    game.copy()                                # cheap clone for searching ahead
+
+    with GameLog.create("game.jsonl", ["Ann", "Bob"]) as log:  # checked, appended, fsynced
+        log.roll(...); log.mark("Bob", "white", "red", 7); log.end_turn(); log.game
+    log = GameLog.resume("game.jsonl")         # after a restart; a torn last line is cut
+    replay("game.jsonl").game                  # strict: GameLogError(line, reason, game)
 
 :class:`Game` is the one place that decides legality (see :mod:`pi_reader.rules.game`); the game
 log (:mod:`pi_reader.rules.log`) and every player ask it.

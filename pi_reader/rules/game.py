@@ -1,9 +1,11 @@
 """The Qwixx game: whose turn it is, the roll, the two actions, locks, penalties and the end.
 
 :class:`Game` is the one place that decides legality. :meth:`Game.check` (and through it
-:meth:`Game.play`, :meth:`Game.mark` and the game log) asks the same two questions that
-:meth:`Game.legal_marks` asks to generate moves: may this player act in this action now
-(:meth:`Game._turn_refusal`), and does this row take this number (:meth:`Game._row_refusal`).
+:meth:`Game.play`, :meth:`Game.mark` and the game log) answers with :meth:`Game._refusal`, which
+asks two questions that legal-move generation (:meth:`Game.legal_marks`) asks too: may this player
+take this action now (:meth:`Game._turn_refusal`), and does this row take this number (each row's
+mask of open positions, made by :func:`_row_open`, the rule of a row). A property test checks that
+the generated moves are exactly the candidate marks that :meth:`Game.is_legal` accepts.
 
 A turn runs: :meth:`roll` -> white marks (any players, one each, the active one included) ->
 at most one colour mark by the active player -> :meth:`end_turn`. The white action ends at the
