@@ -24,14 +24,10 @@ import math
 from dataclasses import dataclass
 
 from pi_reader.players.odds import colour_sum_odds, white_sum_odds
-from pi_reader.players.row_value import RowValues, row_score, row_values
-from pi_reader.rules import COLOURS, Game
+from pi_reader.players.row_value import ROW_LENGTH, RowValues, row_values
+from pi_reader.rules import COLOURS, Game, row_points
+from pi_reader.rules.types import LOCKS_TO_END, MARKS_TO_LOCK, PENALTIES_TO_END, PENALTY_POINTS
 
-PENALTY_POINTS = 5
-PENALTIES_TO_END = 4
-LOCKS_TO_END = 2
-MARKS_TO_LOCK = 5
-ROW_LENGTH = 11
 # The chance that a roll's white sum, or the colour sums on the player's own turn, is a given row's
 # to take (see row_value). Fitted by seeded games: solo 0.5; at a table the white sum is wanted
 # by every player and the race to lock rewards taking it, so 0.3 there.
@@ -142,12 +138,12 @@ class ValueModel:
         locks = sum(row.closed for row in rows)
         score = -PENALTY_POINTS * penalties
         if ended or game.over or locks >= LOCKS_TO_END or penalties >= PENALTIES_TO_END:
-            return float(score + sum(row_score(row.marks) for row in rows))
+            return float(score + sum(row_points(row.marks) for row in rows))
         rolls = self.rolls_left(rows, penalties, table)
         values = self.rows
         for row, closing in zip(rows, table.lock_rolls, strict=True):
             if row.closed:
-                score += row_score(row.marks)
+                score += row_points(row.marks)
             else:
                 # Another player may lock this row before the game ends.
                 score += values.value(row.next_index, row.marks, min(rolls, closing))

@@ -27,17 +27,13 @@ from itertools import product
 
 import numpy as np
 
-ROW_LENGTH = 11  # numbers in a row; the last is the lock number
+from pi_reader.rules import ROW_NUMBERS, Colour, row_points
+from pi_reader.rules.types import MARKS_TO_LOCK
+
+ROW_LENGTH = len(ROW_NUMBERS[Colour.RED])  # numbers in a row; the last is the lock number
 LOCK_INDEX = ROW_LENGTH - 1
-MARKS_TO_LOCK = 5
 MAX_MARKS = ROW_LENGTH + 1  # every number and the lock
-ROW_SCORES = tuple(k * (k + 1) // 2 for k in range(MAX_MARKS + 1))  # 0, 1, 3, ..., 78
 _UNREACHABLE = -1.0e9
-
-
-def row_score(marks: int) -> int:
-    """Points of a row with this many marks (lock included): 1, 3, 6, ..., 78."""
-    return ROW_SCORES[marks]
 
 
 def _roll_indices() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -80,10 +76,10 @@ def row_values(white_share: float, colour_share: float, horizon: int = 120) -> R
     legal = (i[None, None, :] >= next_index[:, None, None]) & (
         (i[None, None, :] < LOCK_INDEX) | (marks[None, :, None] >= MARKS_TO_LOCK)
     )
-    locked_score = np.array([row_score(min(m + 2, MAX_MARKS)) for m in marks], dtype=float)
+    locked_score = np.array([row_points(min(m + 2, MAX_MARKS)) for m in marks], dtype=float)
     # m <= p always holds for reachable states; cap the table at 12 marks for the others.
     table = np.empty((horizon + 1, ROW_LENGTH, MAX_MARKS + 1))
-    table[0] = np.array([row_score(min(m, MAX_MARKS)) for m in marks], dtype=float)[None, :]
+    table[0] = np.array([row_points(min(m, MAX_MARKS)) for m in marks], dtype=float)[None, :]
     one_more = np.minimum(marks + 1, MAX_MARKS)
     white_open = white < LOCK_INDEX  # a white lock ends the row: no colour mark after it
     p_after_white = np.where(white_open, white + 1, LOCK_INDEX)

@@ -1,17 +1,14 @@
 import numpy as np
 import pytest
 
-from pi_reader.players.row_value import row_score, row_values
-
-
-def test_row_scores_follow_the_rules_table():
-    assert [row_score(k) for k in (0, 1, 2, 5, 11, 12)] == [0, 1, 3, 15, 66, 78]
+from pi_reader.players.row_value import row_values
+from pi_reader.rules import row_points
 
 
 def test_no_rolls_left_is_the_current_score():
     table = row_values(0.5, 0.5).table
     for marks in range(12):
-        assert np.all(table[0, :, marks] == row_score(marks))
+        assert np.all(table[0, :, marks] == row_points(marks))
 
 
 def test_one_white_roll_near_the_lock_by_hand():
