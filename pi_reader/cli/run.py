@@ -262,6 +262,11 @@ def _play(
                 commands.put(action)
 
         camera = RecordedGame(recording, act)
+        print(
+            f"pi-reader run: playing the recorded game in {recording.folder} "
+            f"({len(recording.rolls)} rolls, and what the players pressed or typed after them)",
+            file=sys.stderr,
+        )
         clock = FrameClock(recording.fps)
     elif mode == "sheet":
         commands.start_reading()

@@ -200,3 +200,13 @@ def test_systemd_hears_ready_once_and_the_watchdog_every_frame(tmp_path: Path) -
     rig.run()
     assert notifier.ready_calls == 1
     assert notifier.watchdog_calls >= len(frames)
+
+
+def test_a_roll_after_the_end_starts_a_new_game_and_archives_the_old(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, roll_frames([1, 2, 3]), presses={20: ["red", "yellow"]})
+    spoken = rig.run()
+    end = spoken.index("Game over: two rows are locked.")
+    assert spoken[end + 4 : end + 6] == ["New game. ann rolls first.", "White sum 11."]
+    assert rig.leds.states() == dict.fromkeys(("red", "yellow", "green", "blue"), False)
+    assert [e["event"] for e in journal(tmp_path)] == ["new_game", "roll"]
+    assert len(list((tmp_path / "archive").iterdir())) == 1
