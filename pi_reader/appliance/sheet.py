@@ -295,8 +295,7 @@ class SheetGame:
 
     def _bot_move(self, move: Mark | Pass, outcome: Outcome) -> None:
         if isinstance(move, Pass):
-            self.passed.add((move.player, move.action))
-            outcome.notices.append(notice("sheet.pass", player=move.player))
+            self.passed.add((move.player, move.action))  # said by nobody: the table hears marks
             return
         self._mark(move.player, move.action, move.colour, move.number, outcome)
 

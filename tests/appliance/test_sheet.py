@@ -140,3 +140,24 @@ def test_the_end_names_scores_and_the_winner() -> None:
         ("end.score", {"player": "bob", "score": -15}),
         ("end.winner", {"players": ["bob"]}),
     ]
+
+
+def test_computer_players_of_the_players_package_play_a_game_to_its_end() -> None:
+    import random
+
+    from pi_reader.appliance.bots import seat_bots
+
+    game = SheetGame(["robo", "max"], bots=seat_bots(["robo:heuristic", "max:cautious"]))
+    rng = random.Random(7)
+    marks_said = 0
+    while not game.over:
+        roll = {d: rng.randint(1, 6) for d in ("white1", "white2")}
+        roll |= {c: rng.randint(1, 6) for c in ("red", "yellow", "green", "blue")}
+        for colour in game.removed:
+            del roll[colour]
+        outcome = game.roll(roll)
+        marks_said += sum(n.key == "sheet.mark" for n in outcome.notices)
+    marks_made = sum(e["event"] == "mark" for e in game.events)
+    assert marks_said == marks_made > 20
+    assert [n.key for n in game.end_notices()][-1] in ("end.winner", "end.shared")
+    assert SheetGame.replay(game.events).game.to_json() == game.game.to_json()
