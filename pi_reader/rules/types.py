@@ -26,12 +26,11 @@ class IllegalMove(RulesError):
         self.reason = reason
 
 
-class InvalidRoll(RulesError, ValueError):
-    """A roll that no six dice could show (a value outside 1..6, an unknown die, no white die)."""
+class InvalidRoll(IllegalMove, ValueError):
+    """A roll that no six dice could show (a value outside 1..6, an unknown die, no white die).
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    An :class:`IllegalMove`, so one ``except IllegalMove`` catches everything the game refuses.
+    """
 
 
 class Colour(StrEnum):

@@ -388,3 +388,12 @@ def test_a_copy_is_independent() -> None:
     assert game.active == "Ann" and clone.active == "Bob"
     game.mark("Bob", "white", "blue", 7)
     assert clone.row("Bob", "blue").marked == ()
+
+
+def test_an_impossible_roll_is_an_illegal_move_too() -> None:
+    game = Game(["Ann", "Bob"])
+    with pytest.raises(IllegalMove, match="the red die shows 7, but a die shows 1 to 6"):
+        game.roll({"white1": 1, "white2": 2, "red": 7, "yellow": 4, "green": 6, "blue": 5})
+    with pytest.raises(ValueError, match="the white2 die shows 0"):
+        Roll(1, 0, 1, 1, 1, 1)
+    assert game.phase is Phase.AWAITING_ROLL

@@ -433,3 +433,10 @@ def test_resume_adds_the_missing_newline_of_a_whole_last_line(tmp_path: Path) ->
     with GameLog.resume(path) as log:
         log.end_turn()
     assert replay(path).events == 3
+
+
+def test_resume_refuses_a_log_whose_only_line_is_torn(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    path.write_text('{"event": "new_game", "players": ["Ann", "B')
+    with pytest.raises(GameLogError, match="line 1: the log holds no complete new_game event"):
+        GameLog.resume(path)
