@@ -175,7 +175,7 @@ def run_replay(args: argparse.Namespace) -> int:
         result = replay(
             recorded,
             annotate_dir=args.annotate,
-            progress=_progress_bar if sys.stderr.isatty() or not args.json else None,
+            progress=_progress_bar,
             calibrated=not args.generic,
         )
     except ImageError as error:

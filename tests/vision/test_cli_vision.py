@@ -51,3 +51,96 @@ def test_calibrate_refuses_an_unreadable_frame(tmp_path, capsys):
 def test_replay_of_a_folder_that_is_not_a_set_is_a_usage_error(tmp_path, capsys):
     assert main(["replay", str(tmp_path)]) == 2
     assert "no labels.jsonl" in capsys.readouterr().err
+
+
+def small_set(datasets_dir, tmp_path, scenario="s00", rolls=2):
+    """A recorded set of one scenario's calibration and first rolls: the shared set's own lines
+    (unchanged) and links to its images."""
+    source = datasets_dir / "qwixx-rendered"
+    lines = [
+        line
+        for line in (source / "labels.jsonl").read_text().splitlines()
+        if json.loads(line).get("scenario") == scenario
+    ][: rolls + 1]
+    folder = tmp_path / "set"
+    (folder / scenario).mkdir(parents=True)
+    for line in lines:
+        image = json.loads(line)["image"]
+        (folder / image).symlink_to(source / image)
+    (folder / "labels.jsonl").write_text("\n".join(lines) + "\n")
+    return folder, [json.loads(line) for line in lines]
+
+
+def test_calibrate_then_read_prints_the_contract_json(datasets_dir, tmp_path, capsys):
+    folder, lines = small_set(datasets_dir, tmp_path)
+    cal = tmp_path / "cal.json"
+    assert main(["calibrate", "--image", str(folder / lines[0]["image"]), "--out", str(cal)]) == 0
+    assert "calibrated" in capsys.readouterr().out
+    images = [str(folder / line["image"]) for line in lines[1:]]
+    annotated = tmp_path / "annotated"
+    status = main(
+        [
+            "read",
+            "--calibration",
+            str(cal),
+            "--removed",
+            "blue",
+            *images,
+            "--json",
+            "--annotate",
+            str(annotated),
+        ]
+    )
+    assert status == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [o["image"] for o in out] == images
+    for reading in out:
+        assert {"image", "dice", "white_sum", "problems"} <= set(reading)
+        for die in reading["dice"]:
+            assert {"colour", "value", "box", "confidence"} <= set(die)
+            assert len(die["box"]) == 4 and all(isinstance(v, int) for v in die["box"])
+            assert 0.0 <= die["confidence"] <= 1.0
+        # The blue die is in the tray although out of play.
+        assert {"kind": "removed_die_present", "colour": "blue"}.items() <= (
+            next(p for p in reading["problems"] if p["kind"] == "removed_die_present").items()
+        )
+    assert len(list(annotated.glob("*.jpg"))) == len(images)
+
+
+def test_read_without_json_prints_a_table(datasets_dir, tmp_path, capsys):
+    folder, lines = small_set(datasets_dir, tmp_path, rolls=1)
+    assert main(["read", str(folder / lines[1]["image"])]) == 0
+    out = capsys.readouterr().out
+    assert "white sum" in out and "confidence" in out
+
+
+def test_replay_reports_accuracy_and_times_as_json(datasets_dir, tmp_path, capsys):
+    folder, _ = small_set(datasets_dir, tmp_path, rolls=2)
+    assert main(["replay", str(folder), "--json", "--annotate", str(tmp_path / "mistakes")]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["frames"] == 2
+    for key in (
+        "dice_right",
+        "value_accuracy",
+        "colour_accuracy",
+        "rolls_right",
+        "missed",
+        "phantoms",
+        "value_confusion",
+        "colour_confusion",
+        "slowest",
+        "mean_ms",
+        "p95_ms",
+        "worst",
+    ):
+        assert key in report
+    assert report["calibration_errors"] == {}
+
+
+def test_replay_shows_a_progress_bar_and_a_text_report(datasets_dir, tmp_path, capsys):
+    folder, _ = small_set(datasets_dir, tmp_path, rolls=1)
+    assert main(["replay", str(folder)]) == 0
+    captured = capsys.readouterr()
+    assert "1/1" in captured.err and "#" in captured.err
+    assert "dice right" in captured.out and "value confusion" in captured.out
