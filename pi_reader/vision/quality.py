@@ -8,7 +8,8 @@ Every threshold is relative to something the frame itself shows, not to one data
   (their top face and most of their rim clipped white in all three channels), so neither their
   colour nor light pips can be seen. White dice are left out (they sit near clipping under any
   good exposure and their dark pips survive it), and so is a clipped tray: both are normal
-  under a bright lamp;
+  under a bright lamp. With a calibration, a third of the tray clipped white that was not at
+  calibration also counts (the finder then sees dice in the glare);
 * blurred: the sharpest edges on the dice are spread over more than a tenth of a die's side.
   A pip is about a fifth of the side across, so an edge spread that wide smears pips into the
   face; a sharp frame measures about a twentieth.
@@ -35,6 +36,8 @@ BLOWN_FRACTION = 0.4
 BLOWN_DICE_FRACTION = 0.5
 # With no dice found, this fraction of the frame clipped white means overexposed.
 BLOWN_FRAME_FRACTION = 0.5
+# With a calibration: this share of the tray newly clipped white means overexposed.
+NEWLY_CLIPPED_TRAY = 0.3
 # Edge spread (pixels) over die side (pixels) above which a frame is blurred.
 BLURRED_EDGE_SPREAD = 0.1
 
@@ -78,15 +81,34 @@ def _crop(frame: np.ndarray, box: Box) -> np.ndarray:
     return frame[max(0, y) : max(0, y + h), max(0, x) : max(0, x + w)]
 
 
+def newly_clipped_fraction(frame: np.ndarray, background: np.ndarray) -> float:
+    """The share of the tray, unclipped at calibration, that is now clipped white.
+
+    ``background`` is the calibration's empty-tray colour on a coarse grid (rows x cols x BGR);
+    the frame is averaged down to the same grid. A tray that was already clipped at calibration
+    (a white tray under a bright lamp) does not count: only a change of exposure does.
+    """
+    rows, cols = background.shape[:2]
+    now = cv2.resize(frame, (cols, rows), interpolation=cv2.INTER_AREA)
+    was_unclipped = background.max(axis=2) < CLIPPED
+    if not np.any(was_unclipped):
+        return 0.0
+    clipped_now = now.min(axis=2) >= CLIPPED
+    return float(np.mean(clipped_now[was_unclipped]))
+
+
 def assess(
     frame: np.ndarray,
     boxes: Sequence[Box],
     die_side_px: float | None,
     colours: Sequence[str] | None = None,
+    background: np.ndarray | None = None,
 ) -> list[Problem]:
     """The exposure and focus problems of a frame, given the dice found in it.
 
-    ``colours`` (one per box, when known) lets the white dice be left out of the exposure check.
+    ``colours`` (one per box, when known) lets the white dice be left out of the exposure check;
+    ``background`` (the calibrated empty tray, see newly_clipped_fraction) lets a tray clipped
+    since calibration count as overexposure even when the dice found are not blown out.
     """
     problems: list[Problem] = []
     level = brightness_level(frame)
@@ -110,6 +132,10 @@ def assess(
         clipped = blown_fraction(frame[::2, ::2])
         overexposed = clipped >= BLOWN_FRAME_FRACTION
         detail = f"{clipped:.0%} of the frame is clipped white"
+    if not overexposed and background is not None:
+        newly = newly_clipped_fraction(frame, background)
+        overexposed = newly >= NEWLY_CLIPPED_TRAY
+        detail = f"{newly:.0%} of the tray is clipped white since calibration"
     if overexposed:
         problems.append(
             Problem(

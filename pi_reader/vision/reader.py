@@ -62,7 +62,7 @@ def read_roll(
     try:
         candidates = list(stages.find_dice(frame_bgr, scene))
     except stages.locate_error as error:
-        problems = quality.assess(frame_bgr, [], None)
+        problems = quality.assess(frame_bgr, [], None, None, _scene_background(calibration))
         if not problems:
             problems = [Problem(ProblemKind.MISSING_DIE, f"no dice could be found: {error}")]
         return RollReading(dice=(), problems=tuple(problems))
@@ -73,6 +73,7 @@ def read_roll(
         [d.box for d in dice],
         calibration.die_side_px if calibration else None,
         [d.colour for d in dice],
+        _scene_background(calibration),
     )
     problems += _die_problems(candidates, dice)
     if calibration is not None:
@@ -80,6 +81,13 @@ def read_roll(
     else:
         problems += _removed_present(dice, removed_set)
     return RollReading(dice=tuple(dice), problems=tuple(problems))
+
+
+def _scene_background(calibration: Calibration | None) -> np.ndarray | None:
+    """The calibrated empty tray's colour grid, when locate's scene model keeps one."""
+    scene = calibration.scene if calibration else None
+    grid = getattr(scene, "background", None)
+    return None if grid is None else np.asarray(grid, dtype=np.float32)
 
 
 def _check_frame(frame: object) -> None:

@@ -66,3 +66,14 @@ def test_edge_spread_grows_with_blur_and_ignores_exposure():
     soft = quality.edge_spread(cv2.GaussianBlur(step, (0, 0), 3))
     assert sharp == pytest.approx(dim, rel=0.1)
     assert soft == pytest.approx(2.5 * 3, rel=0.2)
+
+
+def test_only_tray_clipped_since_calibration_counts_as_overexposure():
+    white = np.full((60, 80, 3), 255, np.uint8)
+    grey_tray = np.full((6, 8, 3), 120.0, np.float32)
+    white_tray = np.full((6, 8, 3), 252.0, np.float32)
+    assert quality.newly_clipped_fraction(white, grey_tray) == 1.0
+    assert quality.newly_clipped_fraction(white, white_tray) == 0.0
+    problems = quality.assess(white, [(10, 10, 20, 20)], None, ["white"], grey_tray)
+    assert [p.kind for p in problems] == [ProblemKind.OVEREXPOSED]
+    assert "since calibration" in problems[0].message
