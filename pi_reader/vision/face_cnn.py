@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "pips_cnn.onnx"
-INPUT_PX = 64
+INPUT_PX = 48
 CLASS_COUNT = 7  # 0 = no readable face, then the values 1..6
 
 

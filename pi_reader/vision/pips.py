@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cache
 
 import cv2
 import numpy as np
@@ -28,6 +29,9 @@ from pi_reader.vision.face_layout import LayoutFit, fit_layout
 
 POLARITIES: tuple[str, ...] = ("dark", "light")
 NORMALIZED_BOX_PX = 64.0  # the box's longer side after scaling
+# A die's box is its side (seen square-on) up to its diagonal (turned 45 degrees), plus any side
+# face in view; with a known side the patch is scaled as for a box this much bigger.
+SIDE_TO_BOX = 1.3
 PATCH_MARGIN = 0.25  # context kept around the box, as a fraction of its longer side
 MIN_CONFIDENCE = 0.5  # below this the reading's value is None
 NO_LAYOUT_FACTOR = 0.9  # trust left in the classifier when no pip layout backs it up
@@ -203,7 +207,7 @@ def normalized_patch(
     if die_side_px is not None and not (math.isfinite(die_side_px) and die_side_px > 1):
         raise ValueError(f"die_side_px must be a positive number, not {die_side_px!r}")
     x, y, w, h = (float(v) for v in box)
-    size = max(w, h) if die_side_px is None else float(die_side_px) * 1.15
+    size = max(w, h) if die_side_px is None else float(die_side_px) * SIDE_TO_BOX
     scale = NORMALIZED_BOX_PX / size
     side_px = round(NORMALIZED_BOX_PX * (1.0 + 2.0 * PATCH_MARGIN))
     cx, cy = x + w / 2.0, y + h / 2.0
@@ -253,8 +257,8 @@ def _best_candidate(patch: _Patch, polarity: str | None) -> _Candidate | None:
     face = _face_region(lab, patch.box_centre, patch.box_half)
     if face is None:
         return None
-    face_mask, face_lab, contrast = face
-    holes = _pip_blobs(lab, face_mask, face_lab)
+    face_mask, face_lab, contrast, distance = face
+    holes = _pip_blobs(distance, lab, face_mask, face_lab)
     moments = cv2.moments(face_mask, binaryImage=True)
     if moments["m00"] <= 0:
         return None
@@ -269,16 +273,21 @@ def _best_candidate(patch: _Patch, polarity: str | None) -> _Candidate | None:
     return best
 
 
+@cache
+def _pixel_grid(size: int) -> tuple[np.ndarray, np.ndarray]:
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32)
+    return yy, xx
+
+
 def _face_region(
     lab: np.ndarray, centre: tuple[float, float], box_half: tuple[float, float]
-) -> tuple[np.ndarray, np.ndarray, float] | None:
-    """The filled top-face mask, the face colour and the face/pip contrast.
+) -> tuple[np.ndarray, np.ndarray, float, np.ndarray] | None:
+    """The filled top-face mask, the face colour, the face/pip contrast and the colour distance.
 
     The mask is cut to the box (with a little slack for an imprecise detector) so a tray of the
     die's own colour does not join the face.
     """
-    size = lab.shape[0]
-    yy, xx = np.mgrid[0:size, 0:size]
+    yy, xx = _pixel_grid(lab.shape[0])
     in_box = (np.abs(xx - centre[0]) <= box_half[0] * BOX_SLACK) & (
         np.abs(yy - centre[1]) <= box_half[1] * BOX_SLACK
     )
@@ -309,12 +318,12 @@ def _face_region(
     filled = np.zeros_like(region)
     cv2.drawContours(filled, contours, -1, 1, thickness=cv2.FILLED)
     contrast = float(np.percentile(values, 95))
-    return filled, face_lab, contrast
+    return filled, face_lab, contrast, distance
 
 
-def _pip_blobs(lab: np.ndarray, face_mask: np.ndarray, face_lab: np.ndarray) -> list[_Blob]:
-    """Holes in the face region: round spots that differ from the face colour."""
-    distance = np.sqrt(np.sum((lab - face_lab) ** 2, axis=2))
+def _pip_blobs(distance: np.ndarray, lab: np.ndarray, face_mask: np.ndarray,
+               face_lab: np.ndarray) -> list[_Blob]:
+    """Holes in the face region: spots that differ from the face colour, with their roundness."""
     inside = distance[face_mask > 0]
     values = np.clip(inside, 0, 255).astype(np.uint8).reshape(-1, 1)
     otsu, _ = cv2.threshold(values, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -323,18 +332,17 @@ def _pip_blobs(lab: np.ndarray, face_mask: np.ndarray, face_lab: np.ndarray) -> 
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(spots, connectivity=8)
     blobs: list[_Blob] = []
     for index in range(1, count):
-        area = float(stats[index, cv2.CC_STAT_AREA])
+        x, y, w, h, area = (int(v) for v in stats[index])
         if area < 4:
             continue
-        mask = (labels == index).astype(np.uint8)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        perimeter = max(cv2.arcLength(contours[0], True), 1.0)
-        circularity = min(1.0, 4.0 * math.pi * area / perimeter**2)
-        lightness = float(np.mean(lab[..., 0][labels == index]))
+        # A disc fills pi/4 of its bounding square; a streak or a crescent fills far less.
+        circularity = min(1.0, area / (math.pi / 4.0 * max(w, h) ** 2))
+        own = labels[y : y + h, x : x + w] == index
+        lightness = float(lab[y : y + h, x : x + w, 0][own].mean())
         blobs.append(
             _Blob(
                 centre=(float(centroids[index][0]), float(centroids[index][1])),
-                area=area,
+                area=float(area),
                 circularity=circularity,
                 polarity="light" if lightness > face_lab[0] else "dark",
             )
