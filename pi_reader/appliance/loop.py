@@ -225,22 +225,36 @@ class Appliance:
             self.camera.stop()
         return 0
 
-    def _start_camera(self) -> None:
+    def _start_camera(self, wait_first: bool = False, said: bool = False) -> bool:
+        """Start the camera, retrying with back-off while it is unavailable; False if stopped.
+
+        ``said``: the loss was already announced. A camera missing at the very start is
+        announced as lost, and as back once it answers.
+        """
         delay = self.retry.first
-        while True:
-            try:
-                self._start()
-                return
-            except CameraUnavailable as error:
-                log.warning("camera unavailable: %s", error)
-                self._camera_lost()
+        initial = not wait_first
+        while not self.stop_requested:
+            if wait_first:
                 self.notifier.watchdog()
                 self.retry.sleep(delay)
                 delay = min(delay * 2, self.retry.longest)
+            wait_first = True
+            try:
+                self._start()
+            except CameraUnavailable as error:
+                log.warning("camera unavailable: %s", error)
+                if not said:
+                    self._camera_lost()
+                    said = True
+                continue
+            if initial and said:
+                self._tell([notice("app.camera_back")])
+            return True
+        return False
 
     def _capture(self) -> np.ndarray | None:
+        """The next frame; through a lost camera's absence (said once); None when it ends."""
         lost = False
-        delay = self.retry.first
         while not self.stop_requested:
             try:
                 frame = self.camera.capture()
@@ -252,13 +266,8 @@ class Appliance:
                     self._camera_lost()
                     lost = True
                 self.camera.stop()
-                self.retry.sleep(delay)
-                delay = min(delay * 2, self.retry.longest)
-                self.notifier.watchdog()
-                try:
-                    self._start()
-                except CameraUnavailable:
-                    continue
+                if not self._start_camera(wait_first=True, said=True):
+                    return None
                 continue
             if lost:
                 self._tell([notice("app.camera_back")])

@@ -8,7 +8,14 @@ from pathlib import Path
 from pi_reader.appliance.catalogue import Catalogue
 from pi_reader.appliance.loop import Appliance, CameraRetry, FrameClock
 from pi_reader.appliance.table import Table
-from pi_reader.devices import FakeButtons, FakeCamera, FakeDisplay, FakeLeds, FakeSpeaker
+from pi_reader.devices import (
+    CameraUnavailable,
+    FakeButtons,
+    FakeCamera,
+    FakeDisplay,
+    FakeLeds,
+    FakeSpeaker,
+)
 
 from .helpers import ReaderDouble, dice, missing, reading, roll_frames
 
@@ -25,8 +32,14 @@ ROLLS = {
 class Rig:
     """An appliance on fakes; ``presses`` maps a frame number to buttons pressed before it."""
 
-    def __init__(self, state_dir: Path, frames: list, presses: dict[int, list[str]] | None = None):
-        self.camera = FakeCamera(frames)
+    def __init__(
+        self,
+        state_dir: Path,
+        frames: list,
+        presses: dict[int, list[str]] | None = None,
+        fail_starts: int = 0,
+    ):
+        self.camera = FakeCamera(frames, fail_starts=fail_starts)
         self.speaker = FakeSpeaker()
         self.display = FakeDisplay(20, 4)
         self.leds = FakeLeds()
@@ -210,3 +223,39 @@ def test_a_roll_after_the_end_starts_a_new_game_and_archives_the_old(tmp_path: P
     assert rig.leds.states() == dict.fromkeys(("red", "yellow", "green", "blue"), False)
     assert [e["event"] for e in journal(tmp_path)] == ["new_game", "roll"]
     assert len(list((tmp_path / "archive").iterdir())) == 1
+
+
+def test_a_camera_missing_at_start_is_waited_for(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, roll_frames([1]), fail_starts=3)  # unplugged when the appliance starts
+    sleeps: list[float] = []
+    rig.appliance.retry = CameraRetry(first=0.5, longest=1.0, sleep=sleeps.append)
+    spoken = rig.run()
+    assert spoken.count("Camera lost. Trying again.") == 1
+    assert spoken.count("Camera is back.") == 1
+    assert "White sum 7." in spoken
+    assert sleeps == [0.5, 1.0, 1.0]  # doubling, capped
+
+
+def test_a_camera_that_does_not_restart_at_once_is_retried(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, roll_frames([1, 2]))
+    original_capture, original_start = rig.camera.capture, rig.camera.start
+    failures = {"captures": 0, "starts": 0}
+
+    def capture():
+        if rig.camera.frames_served == 14 and failures["captures"] == 0:
+            failures["captures"] = 1
+            rig.camera.fail_next(1)
+        return original_capture()
+
+    def start():
+        if failures["captures"] and failures["starts"] < 2:
+            failures["starts"] += 1
+            raise CameraUnavailable("still unplugged")
+        original_start()
+
+    rig.camera.capture = capture  # type: ignore[method-assign]
+    rig.camera.start = start  # type: ignore[method-assign]
+    spoken = rig.run()
+    assert spoken.count("Camera lost. Trying again.") == 1
+    assert spoken.count("Camera is back.") == 1
+    assert [e["event"] for e in journal(tmp_path)].count("roll") == 2
