@@ -63,9 +63,10 @@ def log_chroma(bgr: np.ndarray) -> np.ndarray:
 def tray_chroma(frame: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> Chroma:
     """The tray's chroma: the median over unclipped pixels outside every die box.
 
-    Sampled every _TRAY_STEP pixels: the tray fills most of the frame, so that is plenty.
+    Sampled on a grid of about 170 points along the long side (at least every _TRAY_STEP
+    pixels): the tray fills most of the frame, so that is plenty at any resolution.
     """
-    step = _TRAY_STEP
+    step = max(_TRAY_STEP, max(frame.shape[:2]) // 170)
     sample = frame[::step, ::step]
     keep = np.ones(sample.shape[:2], dtype=bool)
     for x, y, w, h in boxes:

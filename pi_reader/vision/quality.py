@@ -45,9 +45,11 @@ BLURRED_EDGE_SPREAD = 0.1
 def brightness_level(frame: np.ndarray) -> float:
     """The level (0..255) reached by the brightest half-percent of the frame.
 
-    Measured on every third pixel through a histogram, which is exact enough and cheap.
+    Measured through a histogram on a grid of about 340 points along the long side (at least
+    every third pixel), which is exact enough and cheap at any resolution.
     """
-    grey = cv2.cvtColor(np.ascontiguousarray(frame[::3, ::3]), cv2.COLOR_BGR2GRAY)
+    step = max(3, max(frame.shape[:2]) // 340)
+    grey = cv2.cvtColor(np.ascontiguousarray(frame[::step, ::step]), cv2.COLOR_BGR2GRAY)
     histogram = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel()
     cumulative = np.cumsum(histogram) / max(float(histogram.sum()), 1.0)
     return float(np.searchsorted(cumulative, DARK_PERCENTILE / 100.0))
@@ -76,9 +78,24 @@ def edge_spread(grey_patch: np.ndarray) -> float:
     return contrast / max(slope, 1e-3)
 
 
+# Dice larger than this (pixels along a side) are measured on a sampled copy: the measures are
+# ratios (clipped share, edge spread over side), so they do not depend on the scale.
+_MEASURE_SIDE = 96
+
+
 def _crop(frame: np.ndarray, box: Box) -> np.ndarray:
     x, y, w, h = box
     return frame[max(0, y) : max(0, y + h), max(0, x) : max(0, x + w)]
+
+
+def _small_crop(frame: np.ndarray, box: Box) -> tuple[np.ndarray, float]:
+    """The crop under a box, shrunk to about _MEASURE_SIDE pixels, and the factor applied."""
+    patch = _crop(frame, box)
+    side = min(patch.shape[:2]) if patch.size else 0
+    if side <= _MEASURE_SIDE:
+        return patch, 1.0
+    factor = _MEASURE_SIDE / side
+    return cv2.resize(patch, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA), factor
 
 
 def newly_clipped_fraction(frame: np.ndarray, background: np.ndarray) -> float:
@@ -122,14 +139,15 @@ def assess(
         )
     coloured = [b for b, c in zip(boxes, colours or [""] * len(boxes), strict=True) if c != "white"]
     if coloured:
-        blown = sum(blown_fraction(_crop(frame, b)) >= BLOWN_FRACTION for b in coloured)
+        blown = sum(blown_fraction(_small_crop(frame, b)[0]) >= BLOWN_FRACTION for b in coloured)
         overexposed = blown >= max(2.0, BLOWN_DICE_FRACTION * len(coloured))
         detail = f"{blown} of {len(coloured)} coloured dice are clipped white"
     elif boxes:
         overexposed = False  # only white dice: their clipping is normal (see above)
         detail = ""
     else:
-        clipped = blown_fraction(frame[::2, ::2])
+        step = max(2, max(frame.shape[:2]) // 340)
+        clipped = blown_fraction(frame[::step, ::step])
         overexposed = clipped >= BLOWN_FRAME_FRACTION
         detail = f"{clipped:.0%} of the frame is clipped white"
     if not overexposed and background is not None:
@@ -146,8 +164,8 @@ def assess(
     if boxes and level >= DARK_LEVEL:
         ratios = []
         for box in boxes:
-            side = die_side_px or (box[2] + box[3]) / 2.0
-            patch = _crop(frame, box)
+            patch, factor = _small_crop(frame, box)
+            side = (die_side_px or (box[2] + box[3]) / 2.0) * factor
             if patch.size:
                 grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY)
                 ratios.append(edge_spread(grey) / max(side, 1.0))

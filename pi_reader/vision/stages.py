@@ -79,18 +79,24 @@ def face_box(candidate: DieCandidateLike) -> tuple[float, float, float, float]:
 _COLOUR_REGION_GROWTH = 1.0
 
 
+# Colour needs a few thousand pixels per die at most: larger dice (high-resolution photos) are
+# sampled on a grid so that about this many pixels lie along the die's side.
+_COLOUR_SAMPLES_PER_SIDE = 48
+
+
 def die_pixels(frame: np.ndarray, candidate: DieCandidateLike) -> tuple[np.ndarray, np.ndarray]:
-    """The BGR patch under a die's box and a mask of the pixels that belong to the die."""
+    """The BGR patch under a die's box (sampled on a grid for large dice) and a die mask."""
     x, y, w, h = int_box(candidate.box)
     height, width = frame.shape[:2]
     x0, y0 = max(0, x), max(0, y)
     x1, y1 = min(width, x + w), min(height, y + h)
-    patch = frame[y0:y1, x0:x1]
+    step = max(1, min(w, h) // _COLOUR_SAMPLES_PER_SIDE)
+    patch = frame[y0:y1:step, x0:x1:step]
     quad = np.asarray(candidate.top_face, dtype=np.float32).reshape(-1, 2)
     if len(quad) < 3 or patch.size == 0:
         return patch, np.ones(patch.shape[:2], dtype=bool)
     centre = quad.mean(axis=0)
-    grown = (quad - centre) * _COLOUR_REGION_GROWTH + centre - (x0, y0)
+    grown = ((quad - centre) * _COLOUR_REGION_GROWTH + centre - (x0, y0)) / step
     mask = np.zeros(patch.shape[:2], dtype=np.uint8)
     cv2.fillConvexPoly(mask, np.round(grown).astype(np.int32), 1)
     return patch, mask.astype(bool)
