@@ -92,11 +92,18 @@ class SetResult:
     calibration_failures: list[str] = field(default_factory=list)
 
 
-def run_set(root: Path) -> SetResult:
+def run_set(root: Path, generic: bool = False, validation_only: bool = False) -> SetResult:
+    """Find the dice in every roll of a set (calibrated per scenario unless ``generic``).
+
+    ``validation_only`` keeps every fifth frame by sorted name: the frames the generic detector
+    (models/locate-train.py) never trained on.
+    """
     rows = [json.loads(line) for line in (root / "labels.jsonl").read_text().splitlines() if line]
+    if validation_only:
+        rows = [r for i, r in enumerate(sorted(rows, key=lambda r: r["image"])) if i % 5 == 0]
     scenes: dict[str, SceneModel | None] = {}
     for row in rows:
-        if row["kind"] == "calibration":
+        if row["kind"] == "calibration" and not generic:
             image = cv2.imread(str(root / row["image"]))
             try:
                 scenes[row.get("scenario", "")] = learn_scene(image, len(row["dice"]))
@@ -136,12 +143,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--datasets", type=Path,
                         default=Path(os.environ.get("PI_READER_DATASETS", beside_repo)))
     parser.add_argument("--worst", type=int, default=5, help="list this many worst frames")
+    parser.add_argument("--generic", action="store_true",
+                        help="ignore calibration frames: generic mode everywhere")
+    parser.add_argument("--validation", action="store_true",
+                        help="only the frames held out from the detector's training")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     for name in args.sets:
-        result = run_set(args.datasets / name)
+        result = run_set(args.datasets / name, args.generic, args.validation)
         ms = np.array(result.ms) if result.ms else np.zeros(1)
-        print(f"== {name}")
+        mode = " (generic mode)" if args.generic else ""
+        part = " (validation frames)" if args.validation else ""
+        print(f"== {name}{mode}{part}")
         print("   all      " + result.total.line())
         for scenario in sorted(result.scenarios):
             if scenario:

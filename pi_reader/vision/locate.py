@@ -24,14 +24,23 @@ import numpy as np
 
 from pi_reader.vision import locate_background as bgm
 from pi_reader.vision import locate_blobs as blobs
+from pi_reader.vision import locate_detector as detector
 
 WORK_SIDE = 512
 SCENE_VERSION = 1
-# The calibration background is kept on this grid (columns, rows): fine enough for a light's
-# fall-off across the tray, coarse enough that it is a colour model, not a picture.
-BACKGROUND_GRID = (24, 18)
-# A first, coarser grid whose cells are large against a die, so its median ignores the dice.
-ROUGH_GRID = (8, 6)
+# The background is a coarse image this many cells wide (8 px cells at the working size): fine
+# enough for a light's fall-off and a tray's wall, coarse enough to be a colour model.
+BACKGROUND_COLS = 64
+# The first background is a median over this many cells square: large against a die, so the
+# dice vanish from it while the tray's edges stay.
+ROUGH_MEDIAN = 7
+# The second background, with the dice painted out, only smooths the surface's grain.
+FINE_MEDIAN = 3
+# Grid cells whose colour direction is within this angle (radians) of the colour under the
+# dice are tray; the rendered trays' light fall-off and hot spots stay under 0.16.
+TRAY_ANGLE = 0.25
+# A tray outline covering this much of the frame is the whole frame.
+WHOLE_FRAME = 0.95
 # A calibration blob this many times the median die's area is two dice touching.
 TOUCHING_AREA = 1.8
 # Generic mode knows nothing of the dice's colours: a pixel darker than this fraction of the
@@ -155,7 +164,14 @@ class DieCandidate:
 
 
 def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None) -> list[DieCandidate]:
-    """Every die in the frame, largest score first; calibrated when ``scene`` is given."""
+    """Every die in the frame, largest score first; calibrated when ``scene`` is given.
+
+    Without a scene the learnt detector (``models/locate-centernet.onnx``) finds the dice when
+    its weights are there, else the classical generic search does.
+    """
+    _check_frame(frame_bgr)
+    if scene is None and detector.available():
+        return _detected(frame_bgr)
     small, scale = _working_copy(frame_bgr)
     if scene is None:
         return _find_generic(small, scale)
@@ -165,7 +181,8 @@ def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None) -> list[Di
     fg = bgm.foreground(dist, scene.chroma_noise, scene.brightness_noise)
     mask = blobs.clean_mask(fg & tray, side)
     pieces = blobs.pieces_from_mask(mask, side * side, refine=True)
-    return _candidates(pieces, scale)
+    # A tray's wall seen through the coarse background leaves lines, never die-shaped pieces.
+    return _candidates([p for p in pieces if not p.is_a_line()], scale)
 
 
 @lru_cache(maxsize=4)
@@ -173,38 +190,40 @@ def _scene_at(scene: SceneModel, shape: tuple[int, int]) -> tuple[bgm.Background
     """The scene's background and tray mask at the working size (the same for every frame)."""
     h, w = shape
     grid = scene.background_image()
-    background = bgm.background(cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR))
+    background = bgm.background(cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR),
+                                _cell((h, w)))
     return background, _tray_mask(scene.tray, shape)
 
 
 def learn_scene(frame_bgr: np.ndarray, expected_dice: int = 6) -> SceneModel:
     """Learn the tray from one frame holding exactly ``expected_dice`` dice, apart and flat.
 
-    The dice are found twice: against a rough background (medians of cells much larger than a
-    die), then against the tray modelled on a finer grid with those dice painted out. Calibration
+    The dice are found twice: against a rough background (a median much larger than a die),
+    then against the tray modelled with those dice painted out. Calibration
     dice lie apart, so blobs are counted, never split: a blob of two touching dice is refused.
     """
     if expected_dice < 1:
         raise ValueError(f"learn_scene: expected_dice must be at least 1, got {expected_dice}")
     small, scale = _working_copy(frame_bgr)
     size = (small.shape[1], small.shape[0])
-    rough = cv2.resize(bgm.robust_grid(small, ROUGH_GRID), size)
-    dice, area = _calibration_dice(small, rough, None, expected_dice)
+    rough = cv2.resize(bgm.robust_background(small, BACKGROUND_COLS, ROUGH_MEDIAN), size)
+    dice, area = _calibration_dice(small, rough, None, expected_dice, check=False)
     side = float(np.sqrt(area))
-    # Paint the dice (and their shadows) out, then model the tray on a finer grid.
+    # Paint the dice (and their shadows) out, then model the tray closely.
     dice_mask = np.zeros(small.shape[:2], np.uint8)
     for points in dice:
         dice_mask[points[:, 1], points[:, 0]] = 1
     grow = max(3, int(side))
     dice_mask = cv2.dilate(dice_mask, np.ones((grow, grow), np.uint8))
-    grid = bgm.robust_grid(small, BACKGROUND_GRID, ignore=dice_mask > 0)
+    grid = bgm.robust_background(small, BACKGROUND_COLS, FINE_MEDIAN, ignore=dice_mask > 0)
     background = cv2.resize(grid, size, interpolation=cv2.INTER_LINEAR)
     dice, area = _calibration_dice(small, background, dice_mask == 0, expected_dice)
-    dist = bgm.distances(small, bgm.background(background), dice_mask == 0)
+    dist = bgm.distances(small, bgm.background(background, _cell(small.shape)), dice_mask == 0)
     chroma_noise, bright_noise = bgm.noise_levels(dist, dice_mask == 0)
     h, w = frame_bgr.shape[:2]
+    centres = [(float(p[:, 0].mean()) / size[0], float(p[:, 1].mean()) / size[1]) for p in dice]
     return SceneModel(
-        tray=((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)),
+        tray=tray_outline(grid, centres),
         background=tuple(tuple(tuple(float(v) for v in cell) for cell in row) for row in grid),
         chroma_noise=chroma_noise,
         brightness_noise=bright_noise,
@@ -213,21 +232,60 @@ def learn_scene(frame_bgr: np.ndarray, expected_dice: int = 6) -> SceneModel:
     )
 
 
+def tray_outline(grid: np.ndarray, dice_centres: list[tuple[float, float]]
+                 ) -> tuple[tuple[float, float], ...]:
+    """The tray's outline (fractions of the frame) from the background grid and where dice lie.
+
+    The tray is the colour under the dice; grid cells whose colour direction stays within
+    :data:`TRAY_ANGLE` of it and connect to the dice are tray (a light's hot spot shifts the
+    colour by less than that, a wooden table or a tray wall of another colour by more). The
+    outline is their convex hull grown by one cell, so a die against the wall stays inside.
+    """
+    rows, cols = grid.shape[:2]
+    colours = grid.astype(np.float64) + 1.0
+    under = np.median([colours[min(rows - 1, int(y * rows)), min(cols - 1, int(x * cols))]
+                       for x, y in dice_centres], axis=0)
+    cosine = (colours @ under) / (np.linalg.norm(colours, axis=2) * np.linalg.norm(under))
+    similar = (np.arccos(np.clip(cosine, -1.0, 1.0)) < TRAY_ANGLE).astype(np.uint8)
+    _, labels = cv2.connectedComponents(similar, connectivity=8)
+    keep = {labels[min(rows - 1, int(y * rows)), min(cols - 1, int(x * cols))]
+            for x, y in dice_centres} - {0}
+    tray = np.isin(labels, list(keep)).astype(np.uint8)
+    tray = cv2.dilate(tray, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero(tray)
+    corners = np.concatenate([np.stack([xs + dx, ys + dy], 1) for dx in (0, 1) for dy in (0, 1)])
+    hull = cv2.convexHull(corners.astype(np.float32)).reshape(-1, 2)
+    outline = tuple((float(x) / cols, float(y) / rows) for x, y in hull)
+    if cv2.contourArea(hull) >= WHOLE_FRAME * rows * cols or len(outline) < 3:
+        return ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    return outline
+
+
 def _calibration_dice(small: np.ndarray, background: np.ndarray, tray: np.ndarray | None,
-                      expected: int) -> tuple[list[np.ndarray], float]:
-    """The calibration dice as separate blobs and one die's footprint area, or LocateError."""
-    dist = bgm.distances(small, bgm.background(background), tray)
+                      expected: int, check: bool = True) -> tuple[list[np.ndarray], float]:
+    """The calibration dice as separate blobs and one die's footprint area, or LocateError.
+
+    Without ``check`` (the first, rough pass, whose background may still show a tray's corners)
+    every blob is returned to be painted out, whatever their number.
+    """
+    dist = bgm.distances(small, bgm.background(background, _cell(small.shape)), tray)
     chroma_noise, bright_noise = bgm.noise_levels(dist, tray)
     fg = blobs.fill_holes(bgm.foreground(dist, chroma_noise, bright_noise))
     speck = (max(small.shape[:2]) / 100.0) ** 2
-    found = sorted(blobs.component_points(fg, speck), key=len, reverse=True)
+    # Only square, solid blobs are dice: a tray's edge or corner seen through a coarse
+    # background makes lines and slivers, which calibration neither counts nor paints out.
+    found = sorted((p for p in blobs.component_points(fg, speck) if blobs.is_solid_square(p)),
+                   key=len, reverse=True)
     if not found:
         raise LocateError("calibration: no dice found on the tray")
     # Bridge a die's pips and edges with a closing scaled to the dice, then count again.
     area = float(np.median([len(p) for p in found[:expected]]))
     fg = blobs.clean_mask(fg, np.sqrt(area))
-    found = blobs.component_points(fg, blobs.MIN_PIECE_FRACTION * area)
+    found = [p for p in blobs.component_points(fg, blobs.MIN_PIECE_FRACTION * area)
+             if blobs.is_solid_square(p) or blobs.is_dice_chain(p)]
     area = float(np.median([len(p) for p in found])) if found else area
+    if not check:
+        return found, area
     if len(found) < expected:
         # Dice laid close together may merge into one blob: split what is clearly several dice.
         found = [part for points in found
@@ -245,11 +303,11 @@ def _calibration_dice(small: np.ndarray, background: np.ndarray, tray: np.ndarra
 def _find_generic(small: np.ndarray, scale: float) -> list[DieCandidate]:
     """Dice of unknown colours and size: model the surface from the frame itself, twice.
 
-    First against cell medians of a grid much coarser than a die; then, with the dice found
-    painted out, against a finer grid that follows the surface's edges and light fall-off.
+    First against a median-filtered background whose window is much larger than a die; then,
+    with the dice found painted out, against a finer one that follows the surface closely.
     """
     size = (small.shape[1], small.shape[0])
-    rough = cv2.resize(bgm.robust_grid(small, ROUGH_GRID), size)
+    rough = cv2.resize(bgm.robust_background(small, BACKGROUND_COLS, ROUGH_MEDIAN), size)
     first = _generic_pass(small, rough, None)
     if first is None:
         return []
@@ -259,10 +317,8 @@ def _find_generic(small: np.ndarray, scale: float) -> list[DieCandidate]:
         dice_mask[piece.points[:, 1], piece.points[:, 0]] = 1
     grow = max(3, int(side))
     dice_mask = cv2.dilate(dice_mask, np.ones((grow, grow), np.uint8))
-    cols = BACKGROUND_GRID[0]
-    grid = (cols, max(2, round(cols * small.shape[0] / small.shape[1])))
-    fine = cv2.resize(bgm.robust_grid(small, grid, ignore=dice_mask > 0), size,
-                      interpolation=cv2.INTER_LINEAR)
+    fine = cv2.resize(bgm.robust_background(small, BACKGROUND_COLS, FINE_MEDIAN, dice_mask > 0),
+                      size, interpolation=cv2.INTER_LINEAR)
     second = _generic_pass(small, fine, dice_mask == 0)
     if second is None:
         return []
@@ -274,7 +330,7 @@ def _find_generic(small: np.ndarray, scale: float) -> list[DieCandidate]:
 def _generic_pass(small: np.ndarray, background: np.ndarray, surface: np.ndarray | None
                   ) -> tuple[list[blobs.Piece], float] | None:
     """Dice against one background estimate, with noise and die size measured on this frame."""
-    dist = bgm.distances(small, bgm.background(background), surface)
+    dist = bgm.distances(small, bgm.background(background, _cell(small.shape)), surface)
     chroma_noise, bright_noise = bgm.noise_levels(dist, surface)
     fg = bgm.foreground(dist, chroma_noise, bright_noise, GENERIC_DARKER_THAN)
     min_area = (max(small.shape[:2]) / 100.0) ** 2
@@ -285,11 +341,38 @@ def _generic_pass(small: np.ndarray, background: np.ndarray, surface: np.ndarray
     return blobs.pieces_from_mask(blobs.clean_mask(fg, side), area), side
 
 
-def _working_copy(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:
+def _detected(frame_bgr: np.ndarray) -> list[DieCandidate]:
+    """Candidates from the learnt detector: its boxes are tight boxes of the visible die.
+
+    The net says nothing of a die's tilt, so these candidates are never marked cocked.
+    """
+    out = []
+    for found in detector.detect(frame_bgr):
+        (cx, cy), (w, h) = found.centre, found.size
+        x0, y0 = cx - w / 2.0, cy - h / 2.0
+        corners = np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], np.float32)
+        out.append(DieCandidate(box=(round(x0), round(y0), round(w), round(h)), top_face=corners,
+                                side_px=float(np.sqrt(w * h)), mask_area=round(w * h),
+                                cocked=False, score=found.score))
+    return out
+
+
+def _cell(shape: tuple[int, ...]) -> int:
+    """One background cell's size in working pixels: how far a pixel looks for its surface."""
+    return max(1, round(shape[1] / BACKGROUND_COLS))
+
+
+def _check_frame(frame_bgr: np.ndarray) -> None:
     if not isinstance(frame_bgr, np.ndarray) or frame_bgr.ndim != 3 or frame_bgr.shape[2] != 3:
         raise ValueError("find_dice: expected an HxWx3 BGR image")
     if frame_bgr.dtype != np.uint8:
         raise ValueError(f"find_dice: expected 8-bit pixels, got {frame_bgr.dtype}")
+    if min(frame_bgr.shape[:2]) < 16:
+        raise ValueError(f"find_dice: frame too small ({frame_bgr.shape[1]}x{frame_bgr.shape[0]})")
+
+
+def _working_copy(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:
+    _check_frame(frame_bgr)
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h, w))
     small = frame_bgr if scale == 1.0 else cv2.resize(

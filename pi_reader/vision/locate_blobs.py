@@ -28,6 +28,10 @@ COCKED_LENGTH = 1.35
 COCKED_AREA = 1.15
 # A blob that would hold more dice than this is something else lying in view.
 MAX_DICE_PER_BLOB = 16
+# A piece this elongated is a line (a leaning die's footprint is at most about 1.7).
+LINE_ASPECT = 2.5
+# The longest straight chain of touching dice looked for.
+MAX_CHAIN = 4
 # A heap of several dice fills at least this much of its minimum-area rectangle (a ring or a
 # thin line, such as a tray's rim, does not).
 MIN_HEAP_FILL = 0.4
@@ -57,6 +61,10 @@ class Piece:
         h, w = shape[:2]
         xs, ys = self.points[:, 0], self.points[:, 1]
         return bool(xs.min() == 0 or ys.min() == 0 or xs.max() == w - 1 or ys.max() == h - 1)
+
+    def is_a_line(self) -> bool:
+        """Far longer than wide or hollow: an edge or a rim, not a die even a leaning one."""
+        return self.aspect > LINE_ASPECT or self.fill < MIN_HEAP_FILL
 
     def looks_like_a_die(self) -> bool:
         """Square-ish and solid: what generic mode asks before it believes a piece is a die."""
@@ -163,7 +171,7 @@ def best_split(points: np.ndarray, die_area: float) -> list[np.ndarray]:
     pieces are closest to square, die-sized and compact wins.
     """
     guess = dice_in_blob(points, die_area)
-    if guess > MAX_DICE_PER_BLOB or (guess > 3 and _fill(points) < MIN_HEAP_FILL):
+    if guess > MAX_DICE_PER_BLOB or (guess > 3 and fill(points) < MIN_HEAP_FILL):
         return []  # a rim, a hand, a sheet of paper: not a heap of dice
     if guess == 1 and len(points) < LENGTH_CHECK_AREA * die_area:
         return [points]
@@ -201,9 +209,23 @@ def dice_in_blob(points: np.ndarray, die_area: float) -> int:
     return max(1, count)
 
 
-def _fill(points: np.ndarray) -> float:
+def fill(points: np.ndarray) -> float:
     (_, _), (rw, rh), _ = cv2.minAreaRect(points.astype(np.float32))
     return len(points) / max(1.0, (rw + 1) * (rh + 1))
+
+
+def is_solid_square(points: np.ndarray) -> bool:
+    """Loosely die-shaped: not longer than two dice side by side, and mostly filled."""
+    (_, _), (rw, rh), _ = cv2.minAreaRect(points.astype(np.float32))
+    aspect = max(rw, rh) / max(1.0, min(rw, rh))
+    return aspect <= PLAUSIBLE_ASPECT and len(points) >= PLAUSIBLE_FILL * (rw + 1) * (rh + 1)
+
+
+def is_dice_chain(points: np.ndarray) -> bool:
+    """Solid and at most as long as a chain of :data:`MAX_CHAIN` dice (a line is not)."""
+    (_, _), (rw, rh), _ = cv2.minAreaRect(points.astype(np.float32))
+    aspect = max(rw, rh) / max(1.0, min(rw, rh))
+    return aspect <= MAX_CHAIN + 0.5 and len(points) >= MIN_HEAP_FILL * (rw + 1) * (rh + 1)
 
 
 def _is_square(points: np.ndarray) -> bool:

@@ -116,6 +116,13 @@ def test_calibrated_mode_copes_with_a_tray_close_to_a_die_colour(datasets_dir):
     assert_one_candidate_per_die(find_dice(frame, learn_scene(calibration)), dice)
 
 
+def test_calibrated_mode_follows_exposure_and_white_balance_drift(datasets_dir, rendered_scene):
+    # The camera's auto exposure and white balance may move after calibration.
+    frame, dice = load(datasets_dir, RENDERED, "s00/roll_001.jpg")
+    drifted = np.clip(frame.astype(np.float32) * np.array([0.7, 0.8, 0.95]), 0, 255)
+    assert_one_candidate_per_die(find_dice(drifted.astype(np.uint8), rendered_scene), dice)
+
+
 def test_touching_dice_are_split(datasets_dir):
     calibration, _ = load(datasets_dir, TOUCHING, "s00/calibration.jpg")
     frame, dice = load(datasets_dir, TOUCHING, "s00/roll_001.jpg")
@@ -159,6 +166,34 @@ def test_learn_scene_measures_the_die_size(datasets_dir, rendered_scene):
     label_sides = [np.sqrt(d["box"][2] * d["box"][3]) for d in dice]
     assert 0.7 * min(label_sides) < rendered_scene.die_side_px < 1.2 * max(label_sides)
     assert rendered_scene.frame_size == (1024, 768)
+
+
+def with_table_around(frame: np.ndarray, margin: float = 0.18) -> np.ndarray:
+    """The frame with its left and right bands painted as a brown wooden table beside the tray."""
+    out = frame.copy()
+    h, w = frame.shape[:2]
+    band = np.ones((h, w), bool)
+    band[:, int(w * margin):w - int(w * margin)] = False
+    rng = np.random.default_rng(3)
+    wood = np.array([40, 85, 140], np.float32) + rng.normal(0, 4, (h, w, 3))
+    out[band] = np.clip(wood[band], 0, 255).astype(np.uint8)
+    return out
+
+
+def test_learn_scene_outlines_the_tray_and_ignores_the_table(datasets_dir):
+    frame, dice = load(datasets_dir, RENDERED, "s00/calibration.jpg")
+    framed = with_table_around(frame)
+    scene = learn_scene(framed)
+    outline = np.array(scene.tray, np.float32) * np.array([1024, 768], np.float32)
+    assert cv2.contourArea(outline) < 0.9 * 1024 * 768
+    for die in dice:
+        x, y, w, h = die["box"]
+        assert cv2.pointPolygonTest(outline, (x + w / 2, y + h / 2), False) > 0
+    # A die on the table, outside the tray, is not one of the game's dice.
+    patch = die_patch(frame, dice[0]["box"], grow=0.0)
+    on_table = framed.copy()
+    on_table[10:10 + patch.shape[0], 10:10 + patch.shape[1]] = patch
+    assert_one_candidate_per_die(find_dice(on_table, scene), dice)
 
 
 def test_learn_scene_refuses_five_dice(datasets_dir):
