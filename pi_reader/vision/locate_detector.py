@@ -1,0 +1,74 @@
+"""The learnt generic-mode detector: a tiny centre-heatmap net loaded with OpenCV's dnn module.
+
+Trained by ``models/locate-train.py`` (PyTorch, never needed at run time) and shipped as
+``models/locate-centernet.onnx``. The frame is letterboxed to the net's square input; the net
+answers, at a quarter of that resolution, how likely each cell is a die's centre and the die's
+log width and height. A die is a local maximum of the heatmap above :data:`PEAK_THRESHOLD`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "locate-centernet.onnx"
+INPUT = 256
+STRIDE = 4
+PEAK_THRESHOLD = 0.35
+
+
+@dataclass(frozen=True)
+class Detection:
+    centre: tuple[float, float]  # in the frame's pixels
+    size: tuple[float, float]  # width, height in the frame's pixels
+    score: float
+
+
+@cache
+def _net(path: Path) -> cv2.dnn.Net:
+    if not path.is_file():
+        raise FileNotFoundError(f"dice detector weights missing: {path}")
+    return cv2.dnn.readNetFromONNX(str(path))
+
+
+def available(path: Path = MODEL_PATH) -> bool:
+    return path.is_file()
+
+
+def detect(frame_bgr: np.ndarray, path: Path = MODEL_PATH,
+           threshold: float = PEAK_THRESHOLD) -> list[Detection]:
+    """Every die centre the net sees, with the die's size, strongest first."""
+    h, w = frame_bgr.shape[:2]
+    scale = INPUT / max(h, w)
+    small = cv2.resize(frame_bgr, (max(1, round(w * scale)), max(1, round(h * scale))),
+                       interpolation=cv2.INTER_AREA)
+    # Letterbox with the frame's own median colour so the border looks like more table.
+    fill = np.median(small[::4, ::4].reshape(-1, 3), axis=0)
+    canvas = np.empty((INPUT, INPUT, 3), np.uint8)
+    canvas[:] = fill.astype(np.uint8)
+    canvas[:small.shape[0], :small.shape[1]] = small
+    blob = cv2.dnn.blobFromImage(canvas, 1.0 / 255.0)
+    net = _net(path)
+    net.setInput(blob)
+    maps = net.forward()[0]
+    heat = maps[0]
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > threshold)
+    out = []
+    for gy, gx in zip(*np.nonzero(peaks), strict=True):
+        y0, y1 = max(0, gy - 1), min(heat.shape[0], gy + 2)
+        x0, x1 = max(0, gx - 1), min(heat.shape[1], gx + 2)
+        patch = heat[y0:y1, x0:x1]
+        ys, xs = np.mgrid[y0:y1, x0:x1]
+        weight = patch.sum()
+        cy = ((ys * patch).sum() / weight + 0.5) * STRIDE
+        cx = ((xs * patch).sum() / weight + 0.5) * STRIDE
+        if cx >= small.shape[1] or cy >= small.shape[0]:
+            continue  # a peak in the letterbox border
+        bw, bh = float(np.exp(maps[1, gy, gx])), float(np.exp(maps[2, gy, gx]))
+        out.append(Detection((cx / scale, cy / scale), (bw / scale, bh / scale),
+                             float(heat[gy, gx])))
+    return sorted(out, key=lambda d: -d.score)
