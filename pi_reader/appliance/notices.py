@@ -2,8 +2,8 @@
 
 The game sessions decide *what* happened (a lock, a penalty, the end); the catalogue decides how
 that is said in the table's language. Values named ``row``, ``die``, ``die_object`` and ``colour``
-hold a colour code ("red") and become words of the catalogue; ``players`` holds a list of names
-and becomes "ann and bob".
+(a colour code such as "red") and ``device`` (a device code such as "leds") become words of the
+catalogue; ``players`` holds a list of names and becomes "ann and bob".
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from pi_reader.appliance.catalogue import Catalogue
 
-_WORD_VALUES = ("row", "die", "die_object", "colour")
+_WORD_VALUES = ("row", "die", "die_object", "colour", "device")
 
 
 @dataclass(frozen=True)

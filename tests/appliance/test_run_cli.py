@@ -73,7 +73,11 @@ def test_a_missing_speaker_or_display_is_said_once_and_the_game_goes_on(
     (recording / "recorded-game.json").write_text('{"rolls": [{"image": "roll_001.jpg"}]}')
     speaker, display = FakeSpeaker(), FakeDisplay()
 
-    missing = (DeviceWarning("display", "no LCD at 0x27"), DeviceWarning("speaker", "no espeak"))
+    missing = (
+        DeviceWarning("display", "no LCD at 0x27"),
+        DeviceWarning("speaker", "no espeak"),
+        DeviceWarning("leds", "no GPIO"),
+    )
 
     def devices(config: object, **kwargs: object) -> Devices:
         leds, buttons = FakeLeds(), FakeButtons()
@@ -86,4 +90,5 @@ def test_a_missing_speaker_or_display_is_said_once_and_the_game_goes_on(
     assert status == 0
     assert speaker.spoken.count("No display found. Running without it.") == 1
     assert speaker.spoken.count("No speaker found. Running without it.") == 1
+    assert speaker.spoken.count("No lock lights found. Running without it.") == 1
     assert "White sum 7." in speaker.spoken
