@@ -422,14 +422,17 @@ class Appliance:
         for colour in COLOURED_DICE:
             if colour in roll:
                 sums = sorted({roll["white1"] + roll[colour], roll["white2"] + roll[colour]})
-                items.append(
-                    self.catalogue.text(
-                        "roll.colour_sum",
-                        colour=self.catalogue.word(f"colour_short.{colour}"),
-                        first=sums[0],
-                        second=sums[-1],
+                short = self.catalogue.word(f"colour_short.{colour}")
+                if len(sums) == 1:  # both white dice alike: one sum
+                    items.append(
+                        self.catalogue.text("roll.colour_sum_one", colour=short, sum=sums[0])
                     )
-                )
+                else:
+                    items.append(
+                        self.catalogue.text(
+                            "roll.colour_sum", colour=short, first=sums[0], second=sums[1]
+                        )
+                    )
         long = [
             self.catalogue.text("roll.white_line", player=self.table.game.active, sum=white),
             *self._pack(items),

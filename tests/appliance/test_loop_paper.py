@@ -101,10 +101,11 @@ def test_rolls_are_announced_journalled_and_a_lock_lights_its_led(tmp_path: Path
 
 
 def test_the_display_shows_the_active_players_colour_sums(tmp_path: Path) -> None:
-    rig = Rig(tmp_path, roll_frames([1]))
+    rig = Rig(tmp_path, roll_frames([1, 2]))
     rig.run()
     roll_screen = next(s for s in rig.display.screens if s and s[0].startswith("ann: white"))
     assert roll_screen == ("ann: white 7", "R5/6 Y8/9 G9/10 B4/5")
+    assert ("bob: white 2", "R7 Y7 G4 B6") in rig.display.screens  # white dice alike
 
 
 def test_a_problem_is_said_and_the_roll_is_not_used(tmp_path: Path) -> None:
