@@ -191,9 +191,9 @@ class Appliance:
         self._presses: queue.SimpleQueue[str] = queue.SimpleQueue()
         self._read_when_still = False
         if buttons is not None:
-            buttons.on_lock = self._presses.put
-            buttons.on_penalty = lambda: self._presses.put("penalty")
-            buttons.on_undo = lambda: self._presses.put("undo")
+            buttons.on_lock = self.press
+            buttons.on_penalty = lambda: self.press("penalty")
+            buttons.on_undo = lambda: self.press("undo")
 
     # --- the loop -------------------------------------------------------------------------------
     def run(self, max_frames: int | None = None) -> int:
@@ -343,6 +343,10 @@ class Appliance:
         self._handle(outcome, roll=dice)
 
     # --- buttons and typed marks ----------------------------------------------------------------
+    def press(self, button: str) -> None:
+        """A button press from anywhere (gpiozero's thread, a recording): taken between frames."""
+        self._presses.put(button)
+
     def _take_inputs(self) -> None:
         while True:
             try:

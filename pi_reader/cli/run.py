@@ -227,11 +227,10 @@ def _play(
     players: list[str],
     bot_names: list[str],
 ) -> int:
+    spec = args.camera or config.camera.spec
     recording = None
-    if args.camera and args.camera.startswith("dir:"):
-        folder = Path(args.camera[4:])
-        if Recording.is_recording(folder):
-            recording = Recording.load(folder)
+    if spec.startswith("dir:") and Recording.is_recording(Path(spec[4:])):
+        recording = Recording.load(Path(spec[4:]))
     calibration = args.calibration
     if calibration is None and recording is None and (state_dir / CALIBRATION_FILE).exists():
         calibration = state_dir / CALIBRATION_FILE
@@ -249,15 +248,13 @@ def _play(
     )
     commands = TerminalCommands()
     camera = devices.camera
-    clock = FrameClock(
-        config.camera.fps if args.camera and not args.camera.startswith("usb") else None
-    )
+    # Recordings are timed by their frame rate, live cameras by the clock.
+    clock = FrameClock(config.camera.fps if spec.startswith(("dir:", "video:")) else None)
     if recording is not None:
-        press = devices.buttons.press if hasattr(devices.buttons, "press") else None
 
         def act(action: str) -> None:
-            if action in BUTTON_NAMES and press is not None:
-                press(action)
+            if action in BUTTON_NAMES:
+                appliance.press(action)
             else:
                 commands.put(action)
 
