@@ -238,14 +238,19 @@ def _play(
 
     bots = seat_bots(bot_names)
     colour_words = {catalogue.word(f"colour.{c}"): c for c in ("red", "yellow", "green", "blue")}
-    table = Table.open(
-        state_dir,
-        mode,
-        players,
-        bots=bots,
-        colour_words=colour_words,
-        new_game=args.new_game or recording is not None,
-    )
+    try:
+        table = Table.open(
+            state_dir,
+            mode,
+            players,
+            bots=bots,
+            colour_words=colour_words,
+            new_game=args.new_game or recording is not None,
+        )
+    except OSError as error:
+        raise TableError(
+            f"cannot keep the game in {state_dir}: {error.strerror}; choose --state-dir DIR"
+        ) from None
     commands = TerminalCommands()
     camera = devices.camera
     # Recordings are timed by their frame rate, live cameras by the clock.

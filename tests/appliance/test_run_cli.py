@@ -92,3 +92,14 @@ def test_a_missing_speaker_or_display_is_said_once_and_the_game_goes_on(
     assert speaker.spoken.count("No speaker found. Running without it.") == 1
     assert speaker.spoken.count("No lock lights found. Running without it.") == 1
     assert "White sum 7." in speaker.spoken
+
+
+def test_a_state_folder_that_cannot_be_made_is_explained(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    args = ["run", "--no-hardware", "--players", "ann,bob", "--camera", f"dir:{DEMO}"]
+    assert main([*args, "--state-dir", str(blocker / "state")]) == 2
+    assert "choose --state-dir DIR" in capsys.readouterr().err
+    assert blocker.read_text() == "not a folder"
