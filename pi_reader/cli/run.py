@@ -51,7 +51,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="NAME[:STRATEGY]",
-        help="a computer player (repeatable; sheet mode); strategy: the players package's",
+        help="a computer player (repeatable; sheet mode); STRATEGY: a pi_reader.players "
+        "strategy (default: its strongest)",
     )
     parser.add_argument(
         "--mode", choices=("paper", "sheet"), help="default: paper, or sheet with bots"
