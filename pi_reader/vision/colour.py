@@ -44,7 +44,7 @@ _DARK_FRACTION = 0.35
 _GENERIC_WHITE_CHROMA = 0.18
 _GENERIC_MAX_HUE_ERROR_DEG = 40.0
 # The tray's colour is sampled on a grid of this step (pixels).
-_TRAY_STEP = 6
+_TRAY_STEP = 8
 # Pixels this close to the tray's chroma are taken for tray (between dice, in shadows).
 _TRAY_RADIUS = 0.12
 
@@ -63,10 +63,10 @@ def log_chroma(bgr: np.ndarray) -> np.ndarray:
 def tray_chroma(frame: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> Chroma:
     """The tray's chroma: the median over unclipped pixels outside every die box.
 
-    Sampled on a grid of about 170 points along the long side (at least every _TRAY_STEP
+    Sampled on a grid of about 128 points along the long side (at least every _TRAY_STEP
     pixels): the tray fills most of the frame, so that is plenty at any resolution.
     """
-    step = max(_TRAY_STEP, max(frame.shape[:2]) // 170)
+    step = max(_TRAY_STEP, max(frame.shape[:2]) // 128)
     sample = frame[::step, ::step]
     keep = np.ones(sample.shape[:2], dtype=bool)
     for x, y, w, h in boxes:
@@ -93,7 +93,8 @@ def die_pixel_chroma(patch: np.ndarray, mask: np.ndarray | None, tray: Chroma) -
     if len(pixels) == 0:
         return np.zeros((1, 2), dtype=np.float32)
     brightest = pixels.max(axis=1).astype(np.float32)
-    bright_level = float(np.percentile(brightest, 90))
+    k = int(0.9 * (len(brightest) - 1))
+    bright_level = float(np.partition(brightest, k)[k])
     # A pixel with one or two channels clipped still shows which way its hue lies (a bright
     # yellow is 255, 255, 140); only a pixel clipped in all three has lost its colour.
     unclipped = pixels.min(axis=1) < _CLIPPED
