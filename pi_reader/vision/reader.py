@@ -117,15 +117,16 @@ def _read_dice(
     tray = colour.tray_chroma(frame, boxes)
     relative = [colour.die_pixel_chroma(*die_pixels(frame, c), tray) for c in candidates]
     names, colour_confidence = _name_colours(relative, tray, calibration, expected)
+    # The calibrated die size helps the pips reader (measured: 70.2 % against 69.3 % of the faces
+    # of qwixx-rendered); locate's per-die side in the generic mode does not (68.2 %), so there
+    # the pips reader measures the die itself.
     side = calibration.die_side_px if calibration else None
     dice = []
     for candidate, box, name, colour_conf in zip(
         candidates, boxes, names, colour_confidence, strict=True
     ):
         polarity = calibration.pip_polarity.get(name) if calibration else None
-        face = stages.read_face(
-            frame, face_box(candidate), polarity=polarity, die_side_px=side or candidate.side_px
-        )
+        face = stages.read_face(frame, face_box(candidate), polarity=polarity, die_side_px=side)
         confidence = float(candidate.score) * float(face.confidence) * colour_conf
         x, y, w, h = box
         dice.append(
