@@ -7,6 +7,8 @@ with the real stages are in test_reader_problems.py.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -14,7 +16,7 @@ from pi_reader.vision.calibration import calibrate
 from pi_reader.vision.reader import read_roll
 from pi_reader.vision.types import ProblemKind
 
-from .reader_doubles import label_stages
+from .reader_doubles import FakeFace, label_stages
 from .reader_frames import labelled, pixels
 
 SET = "qwixx-rendered"
@@ -81,3 +83,33 @@ def test_bad_arguments_are_refused(s05):
         read_roll(np.zeros((100, 100), np.uint8), s05)
     with pytest.raises(ValueError, match="removed dice"):
         read_roll(np.zeros((100, 100, 3), np.uint8), s05, removed=("white",))
+
+
+def test_a_face_unread_with_the_calibration_hints_is_read_again_without_them(datasets_dir, s05):
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    stages = label_stages(frame.dice)
+    calls = []
+
+    def hint_sensitive(image, box, *, polarity=None, die_side_px=None):
+        calls.append((polarity, die_side_px))
+        if die_side_px is not None:
+            return FakeFace(None, 0.1, polarity or "dark")
+        return stages.read_face(image, box)
+
+    reading = read_roll(pixels(frame), s05, stages=replace(stages, read_face=hint_sensitive))
+    assert reading.ok
+    assert [d.value for d in reading.dice] == [d.value for d in frame.dice]
+    assert len(calls) == 2 * len(frame.dice)
+
+
+def test_a_second_read_that_contradicts_the_first_is_not_taken(datasets_dir, s05):
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    stages = label_stages(frame.dice)
+
+    def contradicting(image, box, *, polarity=None, die_side_px=None):
+        if die_side_px is not None:
+            return FakeFace(6, 0.3, "dark")  # a weak 6 with the hints...
+        return FakeFace(2, 0.9, "dark")  # ...and a strong 2 without: neither is trusted
+
+    reading = read_roll(pixels(frame), s05, stages=replace(stages, read_face=contradicting))
+    assert {p.kind for p in reading.problems} == {ProblemKind.UNREADABLE_VALUE}
