@@ -314,17 +314,19 @@ MAX_JOINT_LOSS = 1.5
 
 
 def name_jointly(scores: list[dict[str, float]], expected: list[str]) -> list[str] | None:
-    """The names that give each expected die to exactly one die, if that is nearly as likely.
+    """Names giving each die a different expected colour, if that is nearly as likely.
 
-    ``expected`` lists the colours that must be in the roll (two "white"s). Returns None when the
-    count differs or the best one-to-one naming loses more than MAX_JOINT_LOSS against naming
-    each die on its own, so that a real extra, missing or duplicate die is still reported.
+    ``expected`` lists the colours that must be in the roll (two "white"s). With fewer dice than
+    expected (one missing), each die still gets a different one, so the colour left over is the
+    missing one. Returns None with more dice than expected, or when the best such naming loses
+    more than MAX_JOINT_LOSS against naming each die on its own, so that a real extra or
+    duplicate die is still reported.
     """
-    if len(scores) != len(expected) or not scores:
+    if not scores or len(scores) > len(expected):
         return None
     independent = sum(max(s.values()) for s in scores)
     best_total, best_names = -math.inf, None
-    for order in set(itertools.permutations(expected)):
+    for order in set(itertools.permutations(expected, len(scores))):
         total = sum(s[name] for s, name in zip(scores, order, strict=True))
         if total > best_total:
             best_total, best_names = total, list(order)

@@ -7,6 +7,7 @@ import pytest
 
 from pi_reader.vision import colour, locate
 from pi_reader.vision.stages import die_pixels, int_box
+from pi_reader.vision.types import DIE_COLOURS
 
 from .reader_doubles import candidate_from_label
 from .reader_frames import labelled, pixels, recorded
@@ -110,3 +111,50 @@ def test_generic_mode_guesses_from_hue_or_says_unknown(bgr, name):
     guess, confidence = colour.generic_colour(chroma)
     assert guess == name
     assert 0.0 <= confidence <= 1.0
+
+
+EXPECTED = ["white", "white", "red", "yellow", "green", "blue"]
+
+
+def scores(best, second=None, gap=0.5):
+    """Log-likelihoods where ``best`` wins, ``second`` trails by ``gap``, the rest far behind."""
+    return {c: 0.0 if c == best else (-gap if c == second else -9.0) for c in DIE_COLOURS}
+
+
+def test_joint_naming_keeps_a_white_die_white_when_green_is_taken():
+    # A white die tinted by a green tray looks a little greener than white.
+    dice = [
+        scores("white"),
+        scores("green", "white"),
+        scores("red"),
+        scores("yellow"),
+        scores("green"),
+        scores("blue"),
+    ]
+    assert colour.name_jointly(dice, EXPECTED) == EXPECTED
+
+
+def test_joint_naming_names_the_missing_die_by_elimination():
+    # The fourth die is a green one that looks a little red; red is already taken: blue is
+    # the die missing, not green.
+    dice = [
+        scores("white"),
+        scores("white"),
+        scores("red"),
+        scores("red", "green"),
+        scores("yellow"),
+    ]
+    assert colour.name_jointly(dice, EXPECTED) == ["white", "white", "red", "green", "yellow"]
+
+
+def test_joint_naming_does_not_hide_a_real_second_red_die():
+    dice = [
+        scores("white"),
+        scores("white"),
+        scores("red"),
+        scores("red", gap=5.0),
+        scores("green"),
+        scores("blue"),
+    ]
+    assert colour.name_jointly(dice, EXPECTED) is None
+    assert colour.name_jointly([*dice, scores("white")], EXPECTED) is None
