@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-DIE_NAMES = ("white1", "white2", "red", "yellow", "green", "blue")
+from pi_reader.rules import DICE as DIE_NAMES  # white1, white2, red, yellow, green, blue
 
 
 class SeededDice:
