@@ -87,7 +87,8 @@ def die_pixel_chroma(patch: np.ndarray, mask: np.ndarray | None, tray: Chroma) -
 
     ``patch`` is BGR and ``mask`` is true on the die. Keeps pixels that are not clipped in all
     three channels and not dark (pips, shadow), then drops tray-like ones unless most of the
-    die is tray-like (a die the colour of the tray). Returns an ``(N, 2)`` array.
+    die is tray-like (a die the colour of the tray). Returns an ``(N, 2)`` array, brightest
+    pixels first (a white die's lit face is its best white reference, see name_six_dice).
     """
     pixels = patch.reshape(-1, 3) if mask is None else patch[mask]
     if len(pixels) == 0:
@@ -98,9 +99,11 @@ def die_pixel_chroma(patch: np.ndarray, mask: np.ndarray | None, tray: Chroma) -
     # A pixel with one or two channels clipped still shows which way its hue lies (a bright
     # yellow is 255, 255, 140); only a pixel clipped in all three has lost its colour.
     unclipped = pixels.min(axis=1) < _CLIPPED
-    usable = pixels[unclipped & (brightest >= _DARK_FRACTION * bright_level)]
+    keep = unclipped & (brightest >= _DARK_FRACTION * bright_level)
+    usable, level = pixels[keep], brightest[keep]
     if len(usable) < 8:
-        usable = pixels
+        usable, level = pixels, brightest
+    usable = usable[np.argsort(-level, kind="stable")]
     chroma = log_chroma(usable) - np.asarray(tray, dtype=np.float32)
     off_tray = chroma[np.hypot(chroma[:, 0], chroma[:, 1]) > _TRAY_RADIUS]
     # Tray-like pixels are dropped only while they are the minority: when most of a die looks
@@ -126,6 +129,10 @@ def _angle_between(a: float, b: float) -> float:
 # For a die taken as coloured, its colour is read from this share of its pixels that lie furthest
 # from the white point: a die with a clipped top face shows its colour only on its rim.
 _RIM_SHARE = 0.3
+
+
+# The share of a die's pixels (brightest first) that stands for its lit face.
+_LIT_SHARE = 0.3
 
 
 def _strongest_chroma(relative: np.ndarray, white_point: np.ndarray) -> np.ndarray:
@@ -180,7 +187,9 @@ def name_six_dice(relative: list[np.ndarray]) -> SixDiceNaming:
     """
     if len(relative) != 6:
         raise ColourError(f"naming needs exactly six dice, got {len(relative)}")
-    medians = [np.median(r, axis=0) for r in relative]
+    # The white point is read from each die's brightest pixels: its lit face, not the shaded
+    # sides that pick up the tray's colour.
+    medians = [np.median(r[: max(1, int(len(r) * _LIT_SHARE))], axis=0) for r in relative]
     costs: dict[tuple[str, ...], float] = {}
     for whites in itertools.combinations(range(6), 2):
         white_point = (medians[whites[0]] + medians[whites[1]]) / 2.0
