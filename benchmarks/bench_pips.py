@@ -8,7 +8,9 @@ box, box grown by up to 20%: a detector's imprecision), so the figures do not de
 detector. ``--split held-out`` keeps only the frames the pip classifier never trained on (see
 ``face_samples.is_held_out``); quote those figures for the trained reader. Printed per set:
 dice read right / wrong / refused, error and coverage per confidence threshold, the confusion
-matrix (columns: value read, "-" for refused) and the time per die on one core.
+matrix (columns: value read, then refused) and the time per die: CPU time on one core
+(``time.process_time`` with OpenCV held to one thread), which a busy shared machine does not
+inflate the way it inflates wall-clock time.
 """
 
 from __future__ import annotations
@@ -109,9 +111,9 @@ def bench_set(
         for die in dice:
             for name, box in (("label boxes", tuple(die["box"])),
                               ("jittered boxes", jittered(die["box"], rng))):
-                start = time.perf_counter()
+                start = time.process_time()
                 reading = read(frame, box, min_confidence=0.0)  # type: ignore[operator]
-                millis = (time.perf_counter() - start) * 1000.0
+                millis = (time.process_time() - start) * 1000.0
                 tallies[name].add(int(die["value"]), reading, millis)
                 if name == "label boxes":
                     frame_total += millis

@@ -33,7 +33,7 @@ NORMALIZED_BOX_PX = 64.0  # the box's longer side after scaling
 # face in view; with a known side the patch is scaled as for a box this much bigger.
 SIDE_TO_BOX = 1.3
 PATCH_MARGIN = 0.25  # context kept around the box, as a fraction of its longer side
-MIN_CONFIDENCE = 0.5  # below this the reading's value is None
+MIN_CONFIDENCE = 0.6  # below this the reading's value is None (chosen on held-out dice)
 NO_LAYOUT_FACTOR = 0.9  # trust left in the classifier when no pip layout backs it up
 MIN_FACE_CONTRAST = 12.0  # Lab distance below which face and pips are indistinguishable
 FACE_SPREAD_FACTOR = 3.0  # face pixels lie within this many times the face's own colour spread
