@@ -151,6 +151,7 @@ def test_held_out_dice_are_read(
     assert dice, "the chosen frames are missing from the shared set"
     readings = [(read_face(frame, box), value) for frame, box, value in dice]
     wrong = [(r.value, v) for r, v in readings if r.value is not None and r.value != v]
-    # Held-out wrong reads run at about 0.6% of real dice (README); these 34 hold one.
+    # One die of IMG_20191208_111246 shows three pips in a row but is labelled 2; the reader
+    # says 3. Labels are not edited, so one disagreement is allowed.
     assert len(wrong) <= 1
     assert sum(r.value == v for r, v in readings) >= 0.8 * len(readings)
