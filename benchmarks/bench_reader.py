@@ -5,8 +5,10 @@ Run: ``python benchmarks/bench_reader.py [--sets NAME ...] [--datasets DIR] [--j
 Each set is replayed as ``pi-reader replay`` does (a scenario with a ``calibration`` frame is
 read calibrated, a set without one in generic mode) and scored by ``pi_reader.vision.scoring``.
 Timing is per ``read_roll`` call on one core (OpenCV limited to one thread), image decoding
-excluded; memory is the peak traced by ``tracemalloc`` during one read (numpy buffers, OpenCV's
-own scratch space is not seen) and the process's peak resident size from ``getrusage``.
+excluded: wall time from the replay, and CPU time from a second pass (steadier when other work
+shares the machine); memory is the peak traced by ``tracemalloc`` during one read (numpy
+buffers; OpenCV's own scratch space is not seen) and the process's peak resident size from
+``getrusage``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import cv2
 
+from pi_reader.vision.calibration import CalibrationError, calibrate
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.reader import read_roll
 from pi_reader.vision.recorded import load_recorded_set
@@ -51,10 +54,34 @@ def traced_peak_kib(recorded, frames: int = 5) -> float:
     return peak / 1024
 
 
+def cpu_times_ms(recorded) -> list[float]:
+    """CPU time (this process, one thread) of each roll's read: steadier than wall time when
+    other work shares the machine. Each scenario is calibrated once, as replay does."""
+    calibrations: dict[object, object] = {}
+    times = []
+    for frame in recorded.rolls():
+        if frame.scenario not in calibrations:
+            cal_frame = recorded.calibration_for(frame.scenario)
+            try:
+                calibrations[frame.scenario] = (
+                    calibrate(load_frame(cal_frame.path)) if cal_frame else None
+                )
+            except CalibrationError:
+                calibrations[frame.scenario] = None
+        image = load_frame(frame.path)
+        start = time.process_time()
+        read_roll(image, calibrations[frame.scenario], frame.removed)
+        times.append(1000 * (time.process_time() - start))
+    return times
+
+
 def bench_set(path: Path) -> dict[str, object]:
     recorded = load_recorded_set(path)
     result = replay(recorded)
     summary = result.summary()
+    cpu = sorted(cpu_times_ms(recorded))
+    summary["cpu_mean_ms"] = round(sum(cpu) / len(cpu), 1)
+    summary["cpu_p95_ms"] = round(cpu[min(len(cpu) - 1, int(0.95 * len(cpu)))], 1)
     first = load_frame(next(recorded.rolls()).path)
     summary["frame_size"] = f"{first.shape[1]}x{first.shape[0]}"
     summary["traced_peak_kib"] = round(traced_peak_kib(recorded))
@@ -87,15 +114,16 @@ def main(argv: list[str] | None = None) -> int:
     if not args.json:
         print(
             "| set | mode | frames | dice right | value acc. | colour acc. | rolls right "
-            "| missed | phantoms | mean ms | p95 ms | traced peak |"
+            "| missed | phantoms | mean ms | p95 ms | CPU mean ms | CPU p95 ms | traced peak |"
         )
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for r in rows:
             print(
                 f"| {r['set']} ({r['frame_size']}) | {r['mode']} | {r['frames']} "
                 f"| {_pc(r['dice_right'])} | {_pc(r['value_accuracy'])} "
                 f"| {_pc(r['colour_accuracy'])} | {_pc(r['rolls_right'])} | {r['missed']} "
                 f"| {r['phantoms']} ({_pc(r['phantom_rate'])}) | {r['mean_ms']} | {r['p95_ms']} "
+                f"| {r['cpu_mean_ms']} | {r['cpu_p95_ms']} "
                 f"| {r['traced_peak_kib'] / 1024:.1f} MiB |"
             )
         print(f"\nprocess peak resident size: {rss_mib:.0f} MiB")
