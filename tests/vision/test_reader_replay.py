@@ -29,19 +29,20 @@ def test_qwixx_rendered_calibrated(datasets_dir):
     assert s["phantoms"] == 0
     assert s["missed"] <= 1
     assert s["dice_right"] >= DICE_RIGHT_FLOOR["qwixx-rendered"]
+    assert s["rolls_right"] >= 0.30
     assert not set(s["problems"]) & set(FALSE_ALARMS)
 
 
 def test_qwixx_rendered_touching_calibrated(datasets_dir):
     s = summary_of(datasets_dir, "qwixx-rendered-touching")
-    assert s["colour_accuracy"] >= 0.98
+    assert s["colour_accuracy"] >= 0.99
     assert s["phantom_rate"] <= PHANTOM_CEILING["qwixx-rendered-touching"]
     assert s["dice_right"] >= DICE_RIGHT_FLOOR["qwixx-rendered-touching"]
 
 
 def test_qwixx_rendered_more_calibrated(datasets_dir):
     s = summary_of(datasets_dir, "qwixx-rendered-more")
-    assert s["colour_accuracy"] >= 0.95
+    assert s["colour_accuracy"] >= 0.97
     assert s["phantom_rate"] <= 0.01
     assert s["dice_right"] >= DICE_RIGHT_FLOOR["qwixx-rendered-more"]
 
@@ -55,9 +56,9 @@ def test_real_d6_overhead_generic(datasets_dir):
 
 # Measured (README) minus a margin; the value part is the pips reader's current accuracy.
 DICE_RIGHT_FLOOR = {
-    "qwixx-rendered": 0.65,
-    "qwixx-rendered-touching": 0.45,
-    "qwixx-rendered-more": 0.60,
-    "real-d6-overhead": 0.35,
+    "qwixx-rendered": 0.70,
+    "qwixx-rendered-touching": 0.48,
+    "qwixx-rendered-more": 0.65,
+    "real-d6-overhead": 0.37,
 }
-PHANTOM_CEILING = {"qwixx-rendered-touching": 0.01, "real-d6-overhead": 0.12}
+PHANTOM_CEILING = {"qwixx-rendered-touching": 0.01, "real-d6-overhead": 0.06}
