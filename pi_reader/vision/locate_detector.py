@@ -19,6 +19,8 @@ MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "locate-centernet.
 INPUT = 256
 STRIDE = 4
 PEAK_THRESHOLD = 0.35
+# Two peaks whose centres are closer than this fraction of a die (in x and in y) are one die.
+SAME_DIE = 0.5
 
 
 @dataclass(frozen=True)
@@ -71,4 +73,15 @@ def detect(frame_bgr: np.ndarray, path: Path = MODEL_PATH,
         bw, bh = float(np.exp(maps[1, gy, gx])), float(np.exp(maps[2, gy, gx]))
         out.append(Detection((cx / scale, cy / scale), (bw / scale, bh / scale),
                              float(heat[gy, gx])))
-    return sorted(out, key=lambda d: -d.score)
+    return _one_per_die(sorted(out, key=lambda d: -d.score))
+
+
+def _one_per_die(detections: list[Detection]) -> list[Detection]:
+    """Keep the strongest of peaks closer than half a die to each other (one die, two peaks)."""
+    kept: list[Detection] = []
+    for d in detections:
+        if all(abs(d.centre[0] - k.centre[0]) > SAME_DIE * min(d.size[0], k.size[0])
+               or abs(d.centre[1] - k.centre[1]) > SAME_DIE * min(d.size[1], k.size[1])
+               for k in kept):
+            kept.append(d)
+    return kept

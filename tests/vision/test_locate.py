@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
+from pi_reader.vision import locate_detector
 from pi_reader.vision.locate import (
     DieCandidate,
     LocateError,
@@ -264,3 +265,33 @@ def test_scene_model_rejects_bad_json(rendered_scene, path, value, message):
 def test_scene_model_rejects_a_non_object():
     with pytest.raises(ValueError, match="expected a JSON object"):
         SceneModel.from_json([1, 2, 3])  # type: ignore[arg-type]
+
+
+REAL = "real-d6-overhead"
+# Every fifth real photo by sorted name is held out of the detector's training; these two are.
+REAL_HELD_OUT = ("images/IMG_20191208_111228.jpg", "images/IMG_20191209_095439.jpg")
+
+
+def found_fraction(found: list[DieCandidate], dice: list[dict]) -> float:
+    return sum(any(covers(c, d["box"]) for c in found) for d in dice) / len(dice)
+
+
+@pytest.mark.skipif(not locate_detector.available(), reason="detector weights not shipped")
+@pytest.mark.parametrize("image", REAL_HELD_OUT)
+def test_generic_mode_finds_real_dice_with_the_detector(datasets_dir, image):
+    frame, dice = load(datasets_dir, REAL, image)
+    found = find_dice(frame)
+    assert found_fraction(found, dice) >= 0.85
+    assert len(found) <= len(dice) + 1
+    assert all(0.0 <= c.score <= 1.0 and not c.cocked for c in found)
+
+
+def test_generic_mode_falls_back_to_the_classical_search(datasets_dir, monkeypatch):
+    monkeypatch.setattr(locate_detector, "available", lambda *args: False)
+    frame, dice = load(datasets_dir, RENDERED, "s00/roll_001.jpg")
+    assert_one_candidate_per_die(find_dice(frame), dice)
+
+
+def test_detector_weights_missing_is_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="weights missing"):
+        locate_detector.detect(np.zeros((64, 64, 3), np.uint8), tmp_path / "none.onnx")
