@@ -32,6 +32,7 @@ NORMALIZED_BOX_PX = 64.0  # the box's longer side after scaling
 # A die's box is its side (seen square-on) up to its diagonal (turned 45 degrees), plus any side
 # face in view; with a known side the patch is scaled as for a box this much bigger.
 SIDE_TO_BOX = 1.3
+LOOSE_BOX_SLACK = 1.15  # a box this much bigger than a known die's is not considered loose
 PATCH_MARGIN = 0.25  # context kept around the box, as a fraction of its longer side
 MIN_CONFIDENCE = 0.6  # below this the reading's value is None (chosen on held-out dice)
 NO_LAYOUT_FACTOR = 0.9  # trust left in the classifier when no pip layout backs it up
@@ -95,8 +96,8 @@ def read_face(
     """Read the top face of the die in ``box`` (x, y, w, h) of ``image_bgr``.
 
     ``polarity`` ("dark" or "light") is the die's pip polarity when calibration knows it; None
-    means try both. ``die_side_px`` is the die's side in input pixels when known; it replaces the
-    box as the measure of the die's size (a loose detector box then does no harm). Below
+    means try both. ``die_side_px`` is the die's side in input pixels when known; it reins in a
+    box much looser than such a die needs (a tight box is kept as it is). Below
     ``min_confidence`` the value is None (benchmarks pass 0 to see every would-be value).
 
     The trained classifier (``face_cnn``) and the classical layout reader read the same patch; the
@@ -214,7 +215,11 @@ def normalized_patch(
     if die_side_px is not None and not (math.isfinite(die_side_px) and die_side_px > 1):
         raise ValueError(f"die_side_px must be a positive number, not {die_side_px!r}")
     x, y, w, h = (float(v) for v in box)
-    size = max(w, h) if die_side_px is None else float(die_side_px) * SIDE_TO_BOX
+    size = max(w, h)
+    if die_side_px is not None:
+        # The known size only reins in a box too loose for the die; a tight box is kept, so a
+        # side underestimated by a quarter or so does not zoom the die out of the patch.
+        size = min(size, float(die_side_px) * SIDE_TO_BOX * LOOSE_BOX_SLACK)
     scale = NORMALIZED_BOX_PX / size
     side_px = round(NORMALIZED_BOX_PX * (1.0 + 2.0 * PATCH_MARGIN))
     cx, cy = x + w / 2.0, y + h / 2.0

@@ -50,11 +50,16 @@ def test_a_polarity_hint_never_makes_a_wrong_value() -> None:
     assert read_face(image, box, polarity="dark").value in (4, None)
 
 
-def test_die_side_from_calibration_replaces_a_loose_box() -> None:
-    image, box = draw_face(6, angle_deg=0.0, side=60)
+def test_known_die_side_reins_in_a_loose_box() -> None:
+    image, box = draw_face(6, angle_deg=0.0, side=40, canvas=200)
     x, y, w, h = box
-    loose = (x - 12, y - 12, w + 24, h + 24)
-    assert read_face(image, loose, die_side_px=60.0).value == 6
+    loose = (x - 40, y - 40, w + 80, h + 80)  # three times the die
+    assert read_face(image, loose, die_side_px=40.0).value == 6
+
+
+def test_an_underestimated_die_side_does_not_spoil_a_tight_box() -> None:
+    image, box = draw_face(5, angle_deg=30.0, side=60)
+    assert read_face(image, box, die_side_px=45.0).value == 5  # a quarter short
 
 
 def test_pips_on_a_side_face_are_not_counted() -> None:
