@@ -29,7 +29,7 @@ def test_qwixx_rendered_calibrated(datasets_dir):
     assert s["phantoms"] == 0
     assert s["missed"] <= 1
     assert s["dice_right"] >= DICE_RIGHT_FLOOR["qwixx-rendered"]
-    assert s["rolls_right"] >= 0.30
+    assert s["rolls_right"] >= 0.60
     assert not set(s["problems"]) & set(FALSE_ALARMS)
 
 
@@ -56,9 +56,9 @@ def test_real_d6_overhead_generic(datasets_dir):
 
 # Measured (README) minus a margin; the value part is the pips reader's current accuracy.
 DICE_RIGHT_FLOOR = {
-    "qwixx-rendered": 0.70,
-    "qwixx-rendered-touching": 0.48,
-    "qwixx-rendered-more": 0.65,
-    "real-d6-overhead": 0.37,
+    "qwixx-rendered": 0.88,
+    "qwixx-rendered-touching": 0.76,
+    "qwixx-rendered-more": 0.85,
+    "real-d6-overhead": 0.78,
 }
 PHANTOM_CEILING = {"qwixx-rendered-touching": 0.01, "real-d6-overhead": 0.06}
