@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,12 @@ class Calibration:
     scene: Any = None  # locate.SceneModel, or None when locate keeps no scene
     camera: CameraSettings | None = None
     extra: dict[str, object] = field(default_factory=dict)
+
+    @cached_property
+    def background_grid(self) -> np.ndarray | None:
+        """The calibrated empty tray's colour grid (rows x cols x BGR), when the scene has one."""
+        grid = getattr(self.scene, "background", None)
+        return None if grid is None else np.asarray(grid, dtype=np.float32)
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {

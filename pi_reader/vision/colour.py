@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -258,11 +259,14 @@ class ColourModel:
         smooth = cv2.GaussianBlur(counts.astype(np.float32), (0, 0), _HIST_SMOOTHING_BINS)
         return cls(histogram=smooth / max(float(smooth.sum()), 1e-9))
 
+    @cached_property
+    def log_histogram(self) -> np.ndarray:
+        """log(probability + floor) per bin, flattened: what a die's pixel counts are scored by."""
+        return np.log(self.histogram.ravel().astype(np.float64) + _HIST_FLOOR)
+
     def log_likelihood(self, relative_chroma: np.ndarray) -> float:
         """Mean log-probability of a die's pixels under this colour."""
-        index = ((relative_chroma + _HIST_RANGE) / (2 * _HIST_RANGE) * _HIST_BINS).astype(int)
-        index = np.clip(index, 0, _HIST_BINS - 1)
-        return float(np.mean(np.log(self.histogram[index[:, 0], index[:, 1]] + _HIST_FLOOR)))
+        return float(_bin_shares(relative_chroma) @ self.log_histogram)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -296,9 +300,18 @@ def learn_models(named: list[tuple[str, np.ndarray]]) -> dict[str, ColourModel]:
     return {name: ColourModel.learn(np.vstack(parts)) for name, parts in by_name.items()}
 
 
+def _bin_shares(relative_chroma: np.ndarray) -> np.ndarray:
+    """The share of a die's pixels in each histogram bin, flattened (sums to 1)."""
+    index = ((relative_chroma + _HIST_RANGE) / (2 * _HIST_RANGE) * _HIST_BINS).astype(int)
+    index = np.clip(index, 0, _HIST_BINS - 1)
+    counts = np.bincount(index[:, 0] * _HIST_BINS + index[:, 1], minlength=_HIST_BINS**2)
+    return counts / max(len(index), 1)
+
+
 def likelihoods(relative_chroma: np.ndarray, models: dict[str, ColourModel]) -> dict[str, float]:
-    """Each colour's mean log-likelihood for one die's pixels."""
-    return {name: m.log_likelihood(relative_chroma) for name, m in models.items()}
+    """Each colour's mean log-likelihood for one die's pixels (binned once for all colours)."""
+    shares = _bin_shares(relative_chroma)
+    return {name: float(shares @ m.log_histogram) for name, m in models.items()}
 
 
 def margin_confidence(scores: dict[str, float], name: str) -> float:

@@ -86,9 +86,7 @@ def read_roll(
 
 def _scene_background(calibration: Calibration | None) -> np.ndarray | None:
     """The calibrated empty tray's colour grid, when locate's scene model keeps one."""
-    scene = calibration.scene if calibration else None
-    grid = getattr(scene, "background", None)
-    return None if grid is None else np.asarray(grid, dtype=np.float32)
+    return calibration.background_grid if calibration else None
 
 
 def _check_frame(frame: object) -> None:
