@@ -56,7 +56,7 @@ def test_real_d6_overhead_generic(datasets_dir):
 
 # Measured (README) minus a margin; the value part is the pips reader's current accuracy.
 DICE_RIGHT_FLOOR = {
-    "qwixx-rendered": 0.88,
+    "qwixx-rendered": 0.86,
     "qwixx-rendered-touching": 0.76,
     "qwixx-rendered-more": 0.85,
     "real-d6-overhead": 0.78,
