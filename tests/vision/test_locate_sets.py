@@ -58,5 +58,5 @@ def test_generic_mode_on_real_photos_held_out(datasets_dir):
     assert total.phantom <= GENERIC_MAX_PHANTOM * total.dice, total.line()
 
 
-GENERIC_MIN_FOUND = 0.85
-GENERIC_MAX_PHANTOM = 0.06
+GENERIC_MIN_FOUND = 0.95
+GENERIC_MAX_PHANTOM = 0.015
