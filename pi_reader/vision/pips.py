@@ -36,6 +36,7 @@ LOOSE_BOX_SLACK = 1.15  # a box this much bigger than a known die's is not consi
 PATCH_MARGIN = 0.25  # context kept around the box, as a fraction of its longer side
 MIN_CONFIDENCE = 0.6  # below this the reading's value is None (chosen on held-out dice)
 NO_LAYOUT_FACTOR = 0.9  # trust left in the classifier when no pip layout backs it up
+LAYOUT_WEIGHT = 5.0  # how strongly a clean canonical layout backs its value (held-out choice)
 SURE_WITHOUT_LAYOUT = 0.95  # with a known polarity, a classifier this sure needs no layout check
 MIN_FACE_CONTRAST = 12.0  # Lab distance below which face and pips are indistinguishable
 FACE_SPREAD_FACTOR = 3.0  # face pixels lie within this many times the face's own colour spread
@@ -100,8 +101,9 @@ def read_face(
     box much looser than such a die needs (a tight box is kept as it is). Below
     ``min_confidence`` the value is None (benchmarks pass 0 to see every would-be value).
 
-    The trained classifier (``face_cnn``) and the classical layout reader read the same patch; the
-    reading is confident only when the classifier is sure and the layout does not contradict it.
+    The trained classifier (``face_cnn``) and the classical layout reader read the same patch; a
+    clean layout raises its value's probability, and a value without a layout backing it keeps
+    only NO_LAYOUT_FACTOR of its probability as confidence.
     Without the classifier's weights the classical reader answers alone. With a known polarity
     (calibrated mode) and a classifier at least ``SURE_WITHOUT_LAYOUT`` sure, the layout pass is
     skipped for speed and ``pip_centres`` is empty.
@@ -118,27 +120,29 @@ def read_face(
         # the classical pass (most of the time per die) is skipped; no pip centres then.
         return FaceReading(value if sure >= min_confidence else None, round(sure, 4), (), polarity)
     candidate = _best_candidate(patch, polarity)
-    layout = candidate.fit.value if candidate is not None else None
+    # A canonical layout is evidence for its value: it multiplies that value's probability by
+    # up to 1 + LAYOUT_WEIGHT (a clean layout tips an unsure classifier, a doubtful one barely).
+    combined = probabilities.astype(np.float64)
+    if candidate is not None:
+        combined[candidate.fit.value] *= 1.0 + LAYOUT_WEIGHT * candidate.confidence
+    combined /= combined.sum()
+    value = int(np.argmax(combined))
+    polarity_read = _polarity_of(patch, candidate, polarity)
     if value == 0:
-        # The classifier sees no readable face (tray, a die's edge, glare over the pips).
-        confidence = (1.0 - sure) * (candidate.confidence if candidate else 0.0)
-        return FaceReading(None, round(confidence, 4), (), _polarity_of(patch, candidate, polarity))
-    if layout == value:
-        confidence = 1.0 - (1.0 - sure) * (1.0 - candidate.confidence)  # type: ignore[union-attr]
-    elif layout is None:
-        confidence = sure * NO_LAYOUT_FACTOR
-    else:
-        confidence = sure * (1.0 - candidate.confidence) * NO_LAYOUT_FACTOR  # type: ignore[union-attr]
+        # No readable face (tray, a die's edge, glare over the pips).
+        return FaceReading(None, round(1.0 - float(combined[0]), 4), (), polarity_read)
+    agrees = candidate is not None and candidate.fit.value == value
+    confidence = float(combined[value]) * (1.0 if agrees else NO_LAYOUT_FACTOR)
     centres = (
         tuple(patch.to_input(b.centre) for b in candidate.blobs)  # type: ignore[union-attr]
-        if layout == value
+        if agrees
         else ()
     )
     return FaceReading(
         value if confidence >= min_confidence else None,
         round(confidence, 4),
         centres,
-        _polarity_of(patch, candidate, polarity),
+        polarity_read,
     )
 
 
