@@ -176,7 +176,8 @@ def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None) -> list[Di
     if scene is None:
         return _find_generic(small, scale)
     background, tray = _scene_at(scene, small.shape[:2])
-    dist = bgm.distances(small, background, tray > 0)
+    noise = (scene.chroma_noise, scene.brightness_noise)
+    dist = bgm.distances(small, background, tray > 0, noise)
     side = scene.die_side_px * frame_bgr.shape[1] / scene.frame_size[0] * scale
     fg = bgm.foreground(dist, scene.chroma_noise, scene.brightness_noise)
     mask = blobs.clean_mask(fg & tray, side)

@@ -94,13 +94,15 @@ class Distances:
     background_level: np.ndarray  # HxW float32, the tray's own brightness (same units)
 
 
-def distances(image_bgr: np.ndarray, bg: Background, sample: np.ndarray | None = None
-              ) -> Distances:
+def distances(image_bgr: np.ndarray, bg: Background, sample: np.ndarray | None = None,
+              noise: tuple[float, float] | None = None) -> Distances:
     """Compare a frame with the tray background (same size).
 
     Exposure and white-balance drift since calibration is removed first: the frame is divided by
     a per-channel gain, the median ratio frame / background over ``sample`` pixels (dice cover
-    little of a tray).
+    little of a tray). With the scene's ``noise`` known, the neighbours are only consulted where
+    the pixel is foreground against its own place (they can only take foreground away), which
+    gives the same foreground for a fraction of the work.
     """
     step = 4
     ratios = (image_bgr[::step, ::step].astype(np.float32) + 1.0) / bg.bgr[::step, ::step]
@@ -111,6 +113,8 @@ def distances(image_bgr: np.ndarray, bg: Background, sample: np.ndarray | None =
         gains = np.ones(3)
     img = cv2.multiply(image_bgr.astype(np.float32), (*(float(1.0 / g) for g in gains), 0.0))
     total = cv2.transform(cv2.multiply(img, img), _SUM)
+    if noise is not None:
+        return _distances_where_needed(img, total, bg, noise)
     across, brighter = None, None
     for surface in (bg, *bg.neighbours):
         along = cv2.transform(cv2.multiply(img, surface.unit), _SUM)
@@ -118,6 +122,22 @@ def distances(image_bgr: np.ndarray, bg: Background, sample: np.ndarray | None =
         bright = along - surface.level
         across = other if across is None else cv2.min(across, other)
         brighter = bright if brighter is None else cv2.min(brighter, bright)
+    return Distances(across, brighter, bg.level)
+
+
+def _distances_where_needed(img: np.ndarray, total: np.ndarray, bg: Background,
+                            noise: tuple[float, float]) -> Distances:
+    along = cv2.transform(cv2.multiply(img, bg.unit), _SUM)
+    across = cv2.sqrt(cv2.max(total - cv2.multiply(along, along), 0.0))
+    brighter = along - bg.level
+    ys, xs = np.nonzero((across > FOREGROUND_Z * noise[0]) | (brighter > FOREGROUND_Z * noise[1]))
+    if len(ys) and bg.neighbours:
+        pixels, energy = img[ys, xs], total[ys, xs]
+        for surface in bg.neighbours:
+            near = np.einsum("ni,ni->n", pixels, surface.unit[ys, xs])
+            across[ys, xs] = np.minimum(across[ys, xs],
+                                        np.sqrt(np.maximum(energy - near * near, 0.0)))
+            brighter[ys, xs] = np.minimum(brighter[ys, xs], near - surface.level[ys, xs])
     return Distances(across, brighter, bg.level)
 
 
