@@ -96,7 +96,7 @@ def run_set(root: Path, generic: bool = False, validation_only: bool = False) ->
     """Find the dice in every roll of a set (calibrated per scenario unless ``generic``).
 
     ``validation_only`` keeps every fifth frame by sorted name: the frames the generic detector
-    (models/locate-train.py) never trained on.
+    (training/train_locate.py) never trained on.
     """
     rows = [json.loads(line) for line in (root / "labels.jsonl").read_text().splitlines() if line]
     if validation_only:

@@ -1,6 +1,6 @@
 """The learnt generic-mode detector: a tiny centre-heatmap net loaded with OpenCV's dnn module.
 
-Trained by ``models/locate-train.py`` (PyTorch, never needed at run time) and shipped as
+Trained by ``training/train_locate.py`` (PyTorch, never needed at run time) and shipped as
 ``models/locate-centernet.onnx``. The frame is letterboxed to the net's square input; the net
 answers, at a quarter of that resolution, how likely each cell is a die's centre and the die's
 log width and height. A die is a local maximum of the heatmap above :data:`PEAK_THRESHOLD`.

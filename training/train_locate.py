@@ -2,7 +2,7 @@
 
 Run (PyTorch is needed here only, never by the reader, which loads the ONNX file with OpenCV):
 
-    python models/locate-train.py --datasets ../shared/datasets
+    python training/train_locate.py --datasets ../shared/datasets
 
 The net sees the frame scaled to ``INPUT`` pixels square (letterboxed) and answers, at a quarter
 of that resolution, a heatmap of die centres and each die's width and height. Training images:
