@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -169,16 +168,6 @@ class TestLcd:
     def test_disabled(self, tmp_path: Path) -> None:
         config = parse_config("[lcd]\nenabled = false\n")
         assert doctor.check_lcd(config, bus_class=Bus, dev_dir=tmp_path).status is Status.OK
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    previous = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    yield factory
-    factory.reset()
-    Device.pin_factory = previous
 
 
 class TestGpio:

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from pi_reader.appliance.catalogue import Catalogue
@@ -20,15 +17,6 @@ from .helpers import ReaderDouble, dice, reading, roll_frames
 LEDS = LedPins().as_dict()
 BUTTONS = ButtonPins().as_dict()
 ROLLS = {1: reading(dice(3, 4, 2, 5, 6, 1)), 2: reading(dice(1, 1, 6, 3, 5, removed=["red"]))}
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    previous = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = previous
 
 
 def play(state_dir: Path, factory: MockFactory, frames: list, presses: dict[int, list[str]]):

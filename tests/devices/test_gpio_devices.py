@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 
 import pytest
 from gpiozero import Device
@@ -22,15 +21,6 @@ from pi_reader.devices.gpio import (
 
 LED_PINS = {"red": 5, "yellow": 6, "green": 13, "blue": 19}
 BUTTON_PINS = {"red": 17, "yellow": 27, "green": 22, "blue": 23, "penalty": 24, "undo": 25}
-
-
-@pytest.fixture
-def factory() -> Iterator[MockFactory]:
-    previous = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = previous
 
 
 def test_leds_drive_their_pins(factory: MockFactory) -> None:
