@@ -15,7 +15,7 @@ is then still 20 or more pixels across, and the whole search costs a few millise
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -148,6 +148,8 @@ class DieCandidate:
     ``box`` holds the whole visible die (top face and any visible side faces); ``top_face`` is the
     4x2 corners of the footprint's minimum-area rectangle (the top face's best estimate);
     ``side_px`` the die's side; ``score`` (0..1) how much the piece looks like one whole die.
+    ``confirmed`` is False for a piece only the classical search found beside the detector's
+    dice: the reader counts it as a die only if its top face reads clearly.
     """
 
     box: tuple[int, int, int, int]
@@ -156,6 +158,7 @@ class DieCandidate:
     mask_area: int
     cocked: bool
     score: float
+    confirmed: bool = True
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -167,14 +170,16 @@ def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None) -> list[Di
     """Every die in the frame, largest score first; calibrated when ``scene`` is given.
 
     Without a scene the learnt detector (``models/locate-centernet.onnx``) finds the dice when
-    its weights are there, else the classical generic search does.
+    its weights are there, and the classical generic search adds what it finds apart from them
+    as unconfirmed candidates; without the weights the classical search alone answers.
     """
     _check_frame(frame_bgr)
-    if scene is None and detector.available():
-        return _detected(frame_bgr)
     small, scale = _working_copy(frame_bgr)
     if scene is None:
-        return _find_generic(small, scale)
+        if not detector.available():
+            return _find_generic(small, scale)
+        detected = _detected(frame_bgr)
+        return _with_second_opinion(detected, _find_generic(small, scale, detected))
     background, tray = _scene_at(scene, small.shape[:2])
     noise = (scene.chroma_noise, scene.brightness_noise)
     dist = bgm.distances(small, background, tray > 0, noise)
@@ -301,26 +306,33 @@ def _calibration_dice(small: np.ndarray, background: np.ndarray, tray: np.ndarra
     return found, area
 
 
-def _find_generic(small: np.ndarray, scale: float) -> list[DieCandidate]:
+def _find_generic(small: np.ndarray, scale: float,
+                  known: list[DieCandidate] = ()) -> list[DieCandidate]:
     """Dice of unknown colours and size: model the surface from the frame itself, twice.
 
     First against a median-filtered background whose window is much larger than a die; then,
     with the dice found painted out, against a finer one that follows the surface closely.
+    ``known`` dice (the detector's) are painted out too and not searched again, which spares
+    splitting the heaps they lie in.
     """
     size = (small.shape[1], small.shape[0])
+    known_mask = np.zeros(small.shape[:2], np.uint8)
+    for die in known:
+        x, y, w, h = (round(v * scale) for v in die.box)
+        known_mask[max(0, y):max(0, y + h), max(0, x):max(0, x + w)] = 1
     rough = cv2.resize(bgm.robust_background(small, BACKGROUND_COLS, ROUGH_MEDIAN), size)
-    first = _generic_pass(small, rough, None)
+    first = _generic_pass(small, rough, None, known_mask)
     if first is None:
         return []
     pieces, side = first
-    dice_mask = np.zeros(small.shape[:2], np.uint8)
+    dice_mask = known_mask.copy()
     for piece in pieces:
         dice_mask[piece.points[:, 1], piece.points[:, 0]] = 1
     grow = max(3, int(side))
     dice_mask = cv2.dilate(dice_mask, np.ones((grow, grow), np.uint8))
     fine = cv2.resize(bgm.robust_background(small, BACKGROUND_COLS, FINE_MEDIAN, dice_mask > 0),
                       size, interpolation=cv2.INTER_LINEAR)
-    second = _generic_pass(small, fine, dice_mask == 0)
+    second = _generic_pass(small, fine, dice_mask == 0, known_mask)
     if second is None:
         return []
     # A die cut by the frame's edge cannot be read; strips, rims and shadows are not square.
@@ -328,9 +340,13 @@ def _find_generic(small: np.ndarray, scale: float) -> list[DieCandidate]:
     return _candidates(pieces, scale)
 
 
-def _generic_pass(small: np.ndarray, background: np.ndarray, surface: np.ndarray | None
-                  ) -> tuple[list[blobs.Piece], float] | None:
-    """Dice against one background estimate, with noise and die size measured on this frame."""
+def _generic_pass(small: np.ndarray, background: np.ndarray, surface: np.ndarray | None,
+                  known: np.ndarray) -> tuple[list[blobs.Piece], float] | None:
+    """Dice against one background estimate, with noise and die size measured on this frame.
+
+    The die size is measured on every die in view; ``known`` pixels are then left out of the
+    search for pieces.
+    """
     dist = bgm.distances(small, bgm.background(background, _cell(small.shape)), surface)
     chroma_noise, bright_noise = bgm.noise_levels(dist, surface)
     fg = bgm.foreground(dist, chroma_noise, bright_noise, GENERIC_DARKER_THAN)
@@ -339,7 +355,7 @@ def _generic_pass(small: np.ndarray, background: np.ndarray, surface: np.ndarray
     if area is None:
         return None
     side = float(np.sqrt(area))
-    return blobs.pieces_from_mask(blobs.clean_mask(fg, side), area), side
+    return blobs.pieces_from_mask(blobs.clean_mask(fg, side) & (known == 0), area), side
 
 
 def _detected(frame_bgr: np.ndarray) -> list[DieCandidate]:
@@ -356,6 +372,27 @@ def _detected(frame_bgr: np.ndarray) -> list[DieCandidate]:
                                 side_px=float(np.sqrt(w * h)), mask_area=round(w * h),
                                 cocked=False, score=found.score))
     return out
+
+
+def _with_second_opinion(detected: list[DieCandidate], classical: list[DieCandidate]
+                         ) -> list[DieCandidate]:
+    """The detector's dice, then the classical search's pieces that lie apart from all of them.
+
+    The detector misses a few dice its training photos had too few of (pale dice on a pale
+    surface, lone pips); the classical search finds most of those but also shadows and screw
+    heads, so its extra pieces come unconfirmed, for the pips reader to accept or drop.
+    """
+    def apart(piece: DieCandidate) -> bool:
+        return not any(_inside(piece.centre, die.box) or _inside(die.centre, piece.box)
+                       for die in detected)
+
+    extras = [replace(piece, confirmed=False) for piece in classical if apart(piece)]
+    return detected + extras
+
+
+def _inside(point: tuple[float, float], box: tuple[int, int, int, int]) -> bool:
+    x, y, w, h = box
+    return x <= point[0] <= x + w and y <= point[1] <= y + h
 
 
 def _cell(shape: tuple[int, ...]) -> int:

@@ -40,6 +40,8 @@ from pi_reader.vision.types import (
 WHITE_DICE = 2
 # Below this pips confidence a value is reported as unreadable rather than trusted.
 MIN_VALUE_CONFIDENCE = 0.5
+# An unconfirmed candidate (see locate.DieCandidate) is a die only if its face reads this surely.
+UNCONFIRMED_MIN_CONFIDENCE = 0.9
 
 
 def read_roll(
@@ -68,6 +70,7 @@ def read_roll(
             problems = [Problem(ProblemKind.MISSING_DIE, f"no dice could be found: {error}")]
         return RollReading(dice=(), problems=tuple(problems))
 
+    candidates = [c for c in candidates if c.confirmed or _face_is_clear(stages, frame_bgr, c)]
     dice = _read_dice(frame_bgr, candidates, calibration, stages, expected_colours(removed_set))
     problems = quality.assess(
         frame_bgr,
@@ -82,6 +85,12 @@ def read_roll(
     else:
         problems += _removed_present(dice, removed_set)
     return RollReading(dice=tuple(dice), problems=tuple(problems))
+
+
+def _face_is_clear(stages: Stages, frame: np.ndarray, candidate: DieCandidateLike) -> bool:
+    """Whether an unconfirmed candidate's top face reads surely enough to call it a die."""
+    face = stages.read_face(frame, face_box(candidate), polarity=None, die_side_px=None)
+    return face.value is not None and face.confidence >= UNCONFIRMED_MIN_CONFIDENCE
 
 
 def _scene_background(calibration: Calibration | None) -> np.ndarray | None:

@@ -25,6 +25,7 @@ class DieCandidateLike(Protocol):
     side_px: float
     cocked: bool
     score: float
+    confirmed: bool  # False: a die only if its top face reads clearly (see locate.DieCandidate)
 
 
 class FaceReadingLike(Protocol):

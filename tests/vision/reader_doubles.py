@@ -26,6 +26,7 @@ class LabelCandidate:
     side_px: float
     cocked: bool = False
     score: float = 1.0
+    confirmed: bool = True
 
 
 @dataclass(frozen=True)

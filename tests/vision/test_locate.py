@@ -295,3 +295,20 @@ def test_generic_mode_falls_back_to_the_classical_search(datasets_dir, monkeypat
 def test_detector_weights_missing_is_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="weights missing"):
         locate_detector.detect(np.zeros((64, 64, 3), np.uint8), tmp_path / "none.onnx")
+
+
+def test_the_classical_search_adds_unconfirmed_the_dice_the_detector_missed(datasets_dir,
+                                                                           monkeypatch):
+    frame, dice = load(datasets_dir, RENDERED, "s00/roll_001.jpg")
+    seen, missed = dice[1:], dice[0]
+
+    def detect_all_but_one(frame_bgr, *args, **kwargs):
+        return [locate_detector.Detection((x + w / 2, y + h / 2), (w, h), 0.9)
+                for x, y, w, h in (d["box"] for d in seen)]
+
+    monkeypatch.setattr(locate_detector, "detect", detect_all_but_one)
+    found = find_dice(frame)
+    confirmed = [c for c in found if c.confirmed]
+    extras = [c for c in found if not c.confirmed]
+    assert len(confirmed) == len(seen)
+    assert [covers(c, missed["box"]) for c in extras] == [True]

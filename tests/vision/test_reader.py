@@ -14,9 +14,10 @@ import pytest
 
 from pi_reader.vision.calibration import calibrate
 from pi_reader.vision.reader import read_roll
+from pi_reader.vision.stages import face_box
 from pi_reader.vision.types import ProblemKind
 
-from .reader_doubles import FakeFace, label_stages
+from .reader_doubles import FakeFace, candidate_from_label, label_stages
 from .reader_frames import labelled, pixels
 
 SET = "qwixx-rendered"
@@ -113,3 +114,22 @@ def test_a_second_read_that_contradicts_the_first_is_not_taken(datasets_dir, s05
 
     reading = read_roll(pixels(frame), s05, stages=replace(stages, read_face=contradicting))
     assert {p.kind for p in reading.problems} == {ProblemKind.UNREADABLE_VALUE}
+
+
+@pytest.mark.parametrize(("confidence", "kept"), [(0.97, True), (0.7, False)])
+def test_an_unconfirmed_die_counts_only_when_its_face_reads_clearly(datasets_dir, confidence,
+                                                                    kept):
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    labels = label_stages(frame.dice[1:])
+    first = candidate_from_label(frame.dice[0])
+    unconfirmed = replace(first, confirmed=False)
+
+    def read_face(image, box, **hints):
+        if box == face_box(unconfirmed):
+            return FakeFace(frame.dice[0].value, confidence, "dark")
+        return labels.read_face(image, box, **hints)
+
+    found = [*labels.find_dice(None), unconfirmed]
+    stages = replace(labels, find_dice=lambda frame, scene=None: found, read_face=read_face)
+    reading = read_roll(pixels(frame), None, stages=stages)
+    assert len(reading.dice) == len(frame.dice) - (0 if kept else 1)
