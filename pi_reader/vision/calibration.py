@@ -200,7 +200,11 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None) -> Calibration:
     stages = stages or default_stages()
     try:
         scene = stages.learn_scene(frame, expected_dice=EXPECTED_DICE)
-        candidates = list(stages.find_dice(frame, scene))
+        # The dice should lie apart, and then a blob is one die however long its side faces
+        # make it; two dice laid touching all the same are split as a roll's would be.
+        candidates = list(stages.find_dice(frame, scene, apart=True))
+        if len(candidates) != EXPECTED_DICE:
+            candidates = list(stages.find_dice(frame, scene))
     except stages.locate_error as error:
         raise CalibrationError(f"cannot find the dice: {error}") from None
     if len(candidates) != EXPECTED_DICE:

@@ -166,8 +166,12 @@ class DieCandidate:
         return (x + w / 2.0, y + h / 2.0)
 
 
-def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None) -> list[DieCandidate]:
+def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None, *,
+              apart: bool = False) -> list[DieCandidate]:
     """Every die in the frame, largest score first; calibrated when ``scene`` is given.
+
+    ``apart`` says the dice lie apart (the calibration frame): each blob is then one die, never
+    split, and the die size is the scene's own rather than re-measured on the frame.
 
     Without a scene the learnt detector (``models/locate-centernet.onnx``) finds the dice when
     its weights are there, and the classical generic search adds what it finds apart from them
@@ -186,7 +190,10 @@ def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None) -> list[Di
     side = scene.die_side_px * frame_bgr.shape[1] / scene.frame_size[0] * scale
     fg = bgm.foreground(dist, scene.chroma_noise, scene.brightness_noise)
     mask = blobs.clean_mask(fg & tray, side)
-    pieces = blobs.pieces_from_mask(mask, side * side, refine=True)
+    if apart:
+        pieces = blobs.pieces_apart(mask, side * side)
+    else:
+        pieces = blobs.pieces_from_mask(mask, side * side, refine=True)
     # A tray's wall seen through the coarse background leaves lines, never die-shaped pieces.
     return _candidates([p for p in pieces if not p.is_a_line()], scale)
 

@@ -26,6 +26,10 @@ LENGTH_CHECK_AREA = 1.3
 COCKED_ASPECT = 1.4
 COCKED_LENGTH = 1.35
 COCKED_AREA = 1.15
+# With the dice apart (calibration) no die can lean on another; one standing on an edge shows
+# two faces side by side, at least one and a half footprints of the dice around it, while a
+# flat die far off the camera's axis shows its side faces too, up to about a third more.
+APART_COCKED_AREA = 1.5
 # A blob that would hold more dice than this is something else lying in view.
 MAX_DICE_PER_BLOB = 16
 # A piece this elongated is a line (a leaning die's footprint is at most about 1.7).
@@ -127,7 +131,8 @@ def split_points(points: np.ndarray, k: int) -> list[np.ndarray]:
     return [points[labels == i] for i in range(k) if np.any(labels == i)]
 
 
-def judge_piece(points: np.ndarray, die_area: float) -> Piece:
+def judge_piece(points: np.ndarray, die_area: float, cocked_area: float = COCKED_AREA) -> Piece:
+    """How much ``points`` look like one flat die of footprint ``die_area``, or a cocked one."""
     rect = cv2.minAreaRect(points.astype(np.float32))
     (_, _), (rw, rh), _ = rect
     area = len(points)
@@ -135,7 +140,7 @@ def judge_piece(points: np.ndarray, die_area: float) -> Piece:
     aspect = max(rw, rh) / max(1.0, min(rw, rh))
     fill = area / max(1.0, (rw + 1) * (rh + 1))
     length = max(rw, rh) / np.sqrt(die_area)
-    cocked = aspect > COCKED_ASPECT and length > COCKED_LENGTH and ratio > COCKED_AREA
+    cocked = aspect > COCKED_ASPECT and length > COCKED_LENGTH and ratio > cocked_area
     size_fit = float(np.exp(-abs(np.log(max(ratio, 1e-3)))))  # 1 at one die's footprint
     shape_fit = float(np.clip(fill, 0, 1)) * float(np.clip(2.0 - aspect, 0, 1))
     score = float(np.clip(0.5 * size_fit + 0.5 * shape_fit, 0, 1))
@@ -161,6 +166,16 @@ def pieces_from_mask(mask: np.ndarray, die_area: float, refine: bool = False) ->
             if len(part) >= MIN_PIECE_FRACTION * die_area:
                 pieces.append(judge_piece(part, die_area))
     return pieces
+
+
+def pieces_apart(mask: np.ndarray, die_area: float) -> list[Piece]:
+    """One piece per blob, for dice known to lie apart (calibration): nothing is split.
+
+    A die with a large side face in view (far off a tilted camera's axis) is as long as two
+    small dice touching; only the knowledge that the dice lie apart tells them apart.
+    """
+    return [judge_piece(points, die_area, APART_COCKED_AREA)
+            for points in component_points(mask, MIN_PIECE_FRACTION * die_area)]
 
 
 def best_split(points: np.ndarray, die_area: float) -> list[np.ndarray]:

@@ -124,3 +124,19 @@ def test_an_unreadable_file_is_a_calibration_error(tmp_path):
     with pytest.raises(CalibrationError, match="cannot read"):
         Calibration.load(tmp_path / "missing.json")
     assert cal.VERSION == 1
+
+
+@pytest.mark.parametrize(
+    ("set_name", "image"),
+    [
+        # Dice far off a tilted camera's axis show side faces as large as half a die.
+        ("qwixx-rendered-more", "s00/calibration.jpg"),
+        # Two of the dice were laid touching: they are split as a roll's dice would be.
+        ("qwixx-rendered-touching", "s03/calibration.jpg"),
+    ],
+)
+def test_calibration_finds_the_six_dice_with_the_real_finder(datasets_dir, set_name, image):
+    frame = labelled(datasets_dir, set_name, image)
+    learnt = calibrate(pixels(frame))
+    label_side = np.median([min(d.box[2], d.box[3]) for d in frame.dice])
+    assert 0.7 * label_side < learnt.die_side_px < 1.4 * label_side
