@@ -38,6 +38,10 @@ BLOWN_DICE_FRACTION = 0.5
 BLOWN_FRAME_FRACTION = 0.5
 # With a calibration: this share of the tray newly clipped white means overexposed.
 NEWLY_CLIPPED_TRAY = 0.3
+# A die whose middle (this fraction of its box across) is clipped white over WASHED_OUT_SHARE
+# shows no pips there: light pips on a clipped face are lost, and so is the face's colour.
+FACE_MIDDLE = 0.5
+WASHED_OUT_SHARE = 0.6
 # Edge spread (pixels) over die side (pixels) above which a frame is blurred.
 BLURRED_EDGE_SPREAD = 0.1
 
@@ -60,6 +64,14 @@ def blown_fraction(patch: np.ndarray) -> float:
     if patch.size == 0:
         return 0.0
     return float(np.mean(patch.min(axis=2) >= CLIPPED))
+
+
+def face_washed_out(frame: np.ndarray, box: Box) -> bool:
+    """Whether the middle of a die's box is clipped white: no pip can be seen on it."""
+    x, y, w, h = box
+    margin_x, margin_y = round(w * (1 - FACE_MIDDLE) / 2), round(h * (1 - FACE_MIDDLE) / 2)
+    middle = (x + margin_x, y + margin_y, w - 2 * margin_x, h - 2 * margin_y)
+    return blown_fraction(_crop(frame, middle)) >= WASHED_OUT_SHARE
 
 
 def edge_spread(grey_patch: np.ndarray) -> float:

@@ -40,6 +40,10 @@ from pi_reader.vision.types import (
 WHITE_DICE = 2
 # Below this pips confidence a value is reported as unreadable rather than trusted.
 MIN_VALUE_CONFIDENCE = 0.5
+# Said of an unreadable die whose top face the light has mostly clipped to plain white.
+WASHED_OUT_ADVICE = (
+    ": its top face is clipped white by the light; lower the exposure or move the lamp"
+)
 # An unconfirmed candidate (see locate.DieCandidate) is a die only if its face reads this surely.
 UNCONFIRMED_MIN_CONFIDENCE = 0.9
 
@@ -79,7 +83,7 @@ def read_roll(
         [d.colour for d in dice],
         _scene_background(calibration),
     )
-    problems += _die_problems(candidates, dice)
+    problems += _die_problems(frame_bgr, candidates, dice)
     if calibration is not None:
         problems += _count_problems(dice, removed_set)
     else:
@@ -202,7 +206,10 @@ def _name_colours(
     return [n for n, _ in guesses], [1.0] * len(guesses)
 
 
-def _die_problems(candidates: list[DieCandidateLike], dice: list[DieReading]) -> list[Problem]:
+def _die_problems(
+    frame: np.ndarray, candidates: list[DieCandidateLike], dice: list[DieReading]
+) -> list[Problem]:
+    """A cocked die, or a value that cannot be trusted (saying so when the light is the cause)."""
     problems = []
     for candidate, die in zip(candidates, dice, strict=True):
         where = f"the {die.colour} die at ({die.centre[0]:.0f}, {die.centre[1]:.0f})"
@@ -215,7 +222,8 @@ def _die_problems(candidates: list[DieCandidateLike], dice: list[DieReading]) ->
             problems.append(
                 Problem(
                     ProblemKind.UNREADABLE_VALUE,
-                    f"the value of {where} cannot be read with confidence",
+                    f"the value of {where} cannot be read with confidence"
+                    + (WASHED_OUT_ADVICE if quality.face_washed_out(frame, die.box) else ""),
                     colour_name,
                 )
             )

@@ -145,6 +145,17 @@ def test_a_face_with_its_pips_painted_over_is_unreadable(roll, s00):
     assert reading.white_sum is None or not reading.ok
 
 
+def test_a_face_clipped_white_by_the_light_is_unreadable_and_the_light_is_blamed(roll, s00):
+    image = pixels(roll)
+    x, y, w, h = box_of(roll, "red")
+    # A lamp's hot spot on the red die: its face clipped to pure white, light pips and all.
+    cv2.circle(image, (x + w // 2, y + h // 2), int(0.4 * min(w, h)), (255, 255, 255), -1)
+    reading = read_roll(image, s00)
+    unreadable = [p for p in reading.problems if p.kind == ProblemKind.UNREADABLE_VALUE]
+    assert [p.colour for p in unreadable] == ["red"]
+    assert "clipped white by the light" in unreadable[0].message
+
+
 @pytest.mark.parametrize(
     ("edit", "kind"),
     [
