@@ -312,3 +312,25 @@ def test_the_classical_search_adds_unconfirmed_the_dice_the_detector_missed(data
     extras = [c for c in found if not c.confirmed]
     assert len(confirmed) == len(seen)
     assert [covers(c, missed["box"]) for c in extras] == [True]
+
+
+def _face(pips: list[tuple[int, int]], pip_radius: int = 16) -> np.ndarray:
+    """A 200 px pale die face on a grey board, with dark pips at the given centres."""
+    frame = np.full((400, 400, 3), 150, np.uint8)
+    cv2.rectangle(frame, (100, 100), (300, 300), (235, 235, 235), -1)
+    for centre in pips:
+        cv2.circle(frame, centre, pip_radius, (30, 30, 30), -1)
+    return frame
+
+
+@pytest.mark.parametrize(
+    ("pips", "shows"),
+    [
+        ([(200, 200)], True),  # a one: its lone pip fills only a few percent of the middle
+        ([(160, 160), (240, 240)], True),
+        ([(160, 160), (200, 200), (240, 240)], True),
+        ([], False),  # a blank face, a printed disc, a screw head: one flat tone
+    ],
+)
+def test_the_detector_keeps_a_peak_only_where_a_face_shows_pips(pips, shows):
+    assert locate_detector._shows_pips(_face(pips), 200, 200, 200, 200) is shows
