@@ -281,8 +281,9 @@ def found_fraction(found: list[DieCandidate], dice: list[dict]) -> float:
 def test_generic_mode_finds_real_dice_with_the_detector(datasets_dir, image):
     frame, dice = load(datasets_dir, REAL, image)
     found = find_dice(frame)
-    assert found_fraction(found, dice) >= 0.85
-    assert len(found) <= len(dice) + 1
+    detected = [c for c in found if c.confirmed]  # the rest await the pips reader's word
+    assert found_fraction(detected, dice) >= 0.85
+    assert len(detected) <= len(dice) + 1
     assert all(0.0 <= c.score <= 1.0 and not c.cocked for c in found)
 
 
