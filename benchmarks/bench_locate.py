@@ -3,6 +3,9 @@
 Run: ``python benchmarks/bench_locate.py [--sets NAME ...] [--datasets DIR] [--worst N]``.
 A label die is found when a candidate's box overlaps it with IoU >= 0.5 or the candidate's centre
 lies inside it; each candidate matches at most one die. Unmatched candidates are phantoms.
+In generic mode the classical search's second opinion comes as unconfirmed candidates, which
+only the pips reader turns into dice: they are counted apart ("unconfirmed"), with how many of
+them lie on a die the detector missed ("on missed dice"), and never as found or phantom here.
 Rendered sets run calibrated (each scenario learns its scene from its ``calibration`` frame);
 sets without calibration frames run in generic mode.
 """
@@ -66,6 +69,8 @@ class Tally:
     touching_found: int = 0
     cocked_flags: int = 0
     frames: int = 0
+    unconfirmed: int = 0
+    unconfirmed_on_missed: int = 0
 
     def add(self, other: Tally) -> None:
         for name in vars(self):
@@ -77,6 +82,9 @@ class Tally:
                 f"missed {self.dice - self.found:4d}"
                 f"  phantom {self.phantom:4d} ({100 * self.phantom / max(1, self.dice):4.1f}%)"
                 f"  cocked-flags {self.cocked_flags:3d}")
+        if self.unconfirmed:
+            text += (f"  unconfirmed {self.unconfirmed} (on missed dice "
+                     f"{self.unconfirmed_on_missed})")
         if self.touching:
             text += (f"  touching {self.touching_found}/{self.touching} "
                      f"({100 * self.touching_found / self.touching:.1f}%)")
@@ -123,9 +131,13 @@ def run_set(root: Path, generic: bool = False, validation_only: bool = False) ->
         start = time.process_time()  # CPU time: the machine may be shared while measuring
         found = find_dice(image, scenes.get(scenario))
         result.ms.append(1000 * (time.process_time() - start))
-        hit, phantom = match(row["dice"], found)
+        confirmed = [c for c in found if c.confirmed]
+        unconfirmed = [c for c in found if not c.confirmed]
+        hit, phantom = match(row["dice"], confirmed)
+        missed = [die for die, ok in zip(row["dice"], hit, strict=True) if not ok]
         tally = Tally(dice=len(hit), found=sum(hit), phantom=phantom, frames=1,
-                      cocked_flags=sum(c.cocked for c in found))
+                      cocked_flags=sum(c.cocked for c in found), unconfirmed=len(unconfirmed),
+                      unconfirmed_on_missed=sum(match(missed, unconfirmed)[0]))
         for die, ok in zip(row["dice"], hit, strict=True):
             if die.get("touching"):
                 tally.touching += 1

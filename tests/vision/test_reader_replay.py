@@ -35,6 +35,8 @@ def test_qwixx_rendered_calibrated(datasets_dir):
 
 def test_qwixx_rendered_touching_calibrated(datasets_dir):
     s = summary_of(datasets_dir, "qwixx-rendered-touching")
+    # s04 (white dice on a tray clipped white) is the one calibration refused.
+    assert set(s["calibration_errors"]) == {"s04"}
     assert s["colour_accuracy"] >= 0.99
     assert s["phantom_rate"] <= PHANTOM_CEILING["qwixx-rendered-touching"]
     assert s["dice_right"] >= DICE_RIGHT_FLOOR["qwixx-rendered-touching"]
@@ -42,9 +44,10 @@ def test_qwixx_rendered_touching_calibrated(datasets_dir):
 
 def test_qwixx_rendered_more_calibrated(datasets_dir):
     s = summary_of(datasets_dir, "qwixx-rendered-more")
-    # Scenario s00's calibration is refused (the finder sees 8 dice in it), so its rolls are read
-    # in the generic mode, whose hue-only colours fail on that red tray: 96.8 % measured.
-    assert s["colour_accuracy"] >= 0.96
+    # Every scenario calibrates, s00 too (its dice show side faces half a die long): 99.8 %.
+    assert s["calibration_errors"] == {}
+    assert s["colour_accuracy"] >= 0.99
+    assert s["missed"] <= 3
     assert s["phantom_rate"] <= 0.01
     assert s["dice_right"] >= DICE_RIGHT_FLOOR["qwixx-rendered-more"]
 
@@ -59,8 +62,8 @@ def test_real_d6_overhead_generic(datasets_dir):
 # Measured (README) minus a margin; the value part is the pips reader's current accuracy.
 DICE_RIGHT_FLOOR = {
     "qwixx-rendered": 0.89,
-    "qwixx-rendered-touching": 0.83,
-    "qwixx-rendered-more": 0.84,
-    "real-d6-overhead": 0.91,
+    "qwixx-rendered-touching": 0.85,
+    "qwixx-rendered-more": 0.88,
+    "real-d6-overhead": 0.94,
 }
 PHANTOM_CEILING = {"qwixx-rendered-touching": 0.01, "real-d6-overhead": 0.01}
