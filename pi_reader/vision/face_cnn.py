@@ -13,7 +13,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "pips_cnn.onnx"
+from pi_reader.vision import weights
+
+MODEL_PATH = weights.shipped("pips_cnn.onnx")
 INPUT_PX = 48
 CLASS_COUNT = 7  # 0 = no readable face, then the values 1..6
 

@@ -15,7 +15,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "locate-centernet.onnx"
+from pi_reader.vision import weights
+
+MODEL_PATH = weights.shipped("locate-centernet.onnx")
 INPUT = 256
 STRIDE = 4
 PEAK_THRESHOLD = 0.4

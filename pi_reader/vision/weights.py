@@ -1,0 +1,26 @@
+"""Where the trained weights shipped with the reader are found.
+
+The repository keeps them in its top-level ``models/`` folder; a wheel installs that folder as
+the ``pi_reader.models`` package (see ``pyproject.toml``), so an installed appliance finds them
+there. A checkout, or an editable install of one, has no such package: the weights are then read
+from ``models/`` beside the package.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+CHECKOUT_MODELS = Path(__file__).resolve().parents[2] / "models"
+
+
+def shipped(name: str) -> Path:
+    """The path of the shipped weights file ``name``, installed or in the checkout.
+
+    The path is returned even when the file is missing: callers say "weights missing" with it.
+    """
+    try:
+        installed = Path(str(resources.files("pi_reader.models") / name))
+    except ModuleNotFoundError:
+        return CHECKOUT_MODELS / name
+    return installed if installed.is_file() else CHECKOUT_MODELS / name
