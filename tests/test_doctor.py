@@ -19,6 +19,7 @@ from pi_reader.config import Config, parse_config
 from pi_reader.devices import doctor
 from pi_reader.devices.doctor import Check, Status
 from pi_reader.devices.fake_camera import FakeCamera
+from pi_reader.vision import weights
 
 
 def frames_folder(tmp_path: Path) -> Path:
@@ -232,6 +233,21 @@ class TestCommand:
         assert "OK       camera" in out and "OK       gpio" in out
         assert f"MISSING  state     no folder {tmp_path / 'state'}" in out
         assert out.splitlines()[-1] == "some devices need attention (see 'fix:' above)"
+
+    def test_missing_reader_weights_are_reported(
+        self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        monkeypatch.setattr(doctor, "run_checks", lambda config, camera_spec=None: [])
+        assert main(["doctor", "--config", str(self.example())]) == 0
+        assert "OK       weights   pip classifier and dice detector installed" in (
+            capsys.readouterr().out
+        )
+        gone = [Path("/nowhere/pips_cnn.onnx")]
+        monkeypatch.setattr(weights, "missing", lambda: gone)
+        assert main(["doctor", "--config", str(self.example())]) == 1
+        out = capsys.readouterr().out
+        assert "MISSING  weights   /nowhere/pips_cnn.onnx not found" in out
+        assert "fix: reinstall pi-reader" in out
 
     def test_a_broken_config(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         config = tmp_path / "config.toml"

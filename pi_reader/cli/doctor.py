@@ -8,6 +8,8 @@ import sys
 from pi_reader.cli.config import add_config_option
 from pi_reader.config import ConfigError, load_config
 from pi_reader.devices import doctor
+from pi_reader.devices.doctor import Check, Status
+from pi_reader.vision import weights
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,7 +38,7 @@ def run_doctor(args: argparse.Namespace) -> int:
         return 1
     source = config.source or "built-in defaults (no config file)"
     print(f"{'OK':<8} {'config':<9} {source}")
-    checks = doctor.run_checks(config, camera_spec=args.camera)
+    checks = [*doctor.run_checks(config, camera_spec=args.camera), check_reader_weights()]
     for check in checks:
         for line in check.lines():
             print(line)
@@ -45,3 +47,18 @@ def run_doctor(args: argparse.Namespace) -> int:
         return 0
     print("some devices need attention (see 'fix:' above)")
     return 1
+
+
+def check_reader_weights() -> Check:
+    """The reader's trained weights are installed: without them it still runs, on its classical
+    readers, and refuses many more rolls, so the service would work badly without saying why."""
+    gone = weights.missing()
+    if not gone:
+        return Check("weights", Status.OK, "pip classifier and dice detector installed")
+    return Check(
+        "weights",
+        Status.MISSING,
+        f"{', '.join(str(path) for path in gone)} not found: the reader falls back to its "
+        "classical readers and refuses more rolls",
+        "reinstall pi-reader from a checkout that has models/ (sudo hardware/install.sh)",
+    )

@@ -12,6 +12,8 @@ from importlib import resources
 from pathlib import Path
 
 CHECKOUT_MODELS = Path(__file__).resolve().parents[2] / "models"
+# Every weights file the reader ships: the pip classifier and the generic-mode dice detector.
+SHIPPED = ("pips_cnn.onnx", "locate-centernet.onnx")
 
 
 def shipped(name: str) -> Path:
@@ -24,3 +26,9 @@ def shipped(name: str) -> Path:
     except ModuleNotFoundError:
         return CHECKOUT_MODELS / name
     return installed if installed.is_file() else CHECKOUT_MODELS / name
+
+
+def missing() -> list[Path]:
+    """The shipped weights files that cannot be found (the reader then falls back to its
+    classical readers, which read fewer dice): for ``pi-reader doctor`` to report."""
+    return [path for path in map(shipped, SHIPPED) if not path.is_file()]
