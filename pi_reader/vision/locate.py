@@ -6,8 +6,10 @@ Two modes share one pipeline (foreground mask -> blobs -> one piece per die):
   tray's colour everywhere (a coarse background image with the dice painted out), the tray's own
   pixel noise and one die's size. A die is what differs from that tray in colour or is brighter
   than it; a shadow (same colour, darker) is not.
-* generic (no scene): the same, but the background, the noise and the die size are measured from
-  the frame itself, so any plain surface and any dice size work.
+* generic (no scene): a small learnt detector (``locate_detector``) finds the dice; the same
+  pipeline, with the background, the noise and the die size measured from the frame itself (any
+  plain surface, any dice size), gives a second opinion whose extra pieces the pips reader must
+  confirm, and is the whole search when the detector's weights are missing.
 
 Everything runs on a copy of the frame scaled to :data:`WORK_SIDE` pixels on its long side: a die
 is then still 20 or more pixels across, and the whole search costs a few milliseconds.
