@@ -114,17 +114,18 @@ def augment(sample: DieSample, rng: np.random.Generator) -> np.ndarray:
 class PipNet(nn.Module):
     """Four small conv blocks and a linear layer: about 80k weights, a few ms per die on a Pi."""
 
-    def __init__(self) -> None:
+    def __init__(self, width: float = 1.0) -> None:
         super().__init__()
+        c1, c2, c3, c4 = (round(width * c) for c in (16, 32, 48, 64))
 
         def block(cin: int, cout: int) -> nn.Sequential:
             return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1), nn.BatchNorm2d(cout),
                                  nn.ReLU(), nn.MaxPool2d(2))
 
-        self.features = nn.Sequential(block(3, 16), block(16, 32), block(32, 48), block(48, 64))
-        self.head = nn.Sequential(nn.Conv2d(64, 64, 3, padding=1), nn.ReLU(),
+        self.features = nn.Sequential(block(3, c1), block(c1, c2), block(c2, c3), block(c3, c4))
+        self.head = nn.Sequential(nn.Conv2d(c4, c4, 3, padding=1), nn.ReLU(),
                                   nn.AdaptiveAvgPool2d(1), nn.Flatten(),
-                                  nn.Dropout(0.2), nn.Linear(64, face_cnn.CLASS_COUNT))
+                                  nn.Dropout(0.2), nn.Linear(c4, face_cnn.CLASS_COUNT))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.features(x))
@@ -155,6 +156,7 @@ def main() -> None:
     parser.add_argument("--init", type=Path, help="start from these weights (.pt)")
     parser.add_argument("--save-torch", action="store_true", help="also write OUT.pt")
     parser.add_argument("--synthetic", type=int, default=250, help="drawn dice per value")
+    parser.add_argument("--width", type=float, default=1.0, help="channels, times the default")
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
@@ -178,7 +180,7 @@ def main() -> None:
     counts = np.bincount([s.value for s in train], minlength=face_cnn.CLASS_COUNT)
     print("train samples per class", counts.tolist(), {k: len(v) for k, v in held.items()})
 
-    net = PipNet()
+    net = PipNet(args.width)
     if args.init is not None:
         net.load_state_dict(torch.load(args.init))
     optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
