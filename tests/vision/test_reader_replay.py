@@ -29,7 +29,7 @@ def test_qwixx_rendered_calibrated(datasets_dir):
     assert s["phantoms"] == 0
     assert s["missed"] <= 1
     assert s["dice_right"] >= DICE_RIGHT_FLOOR["qwixx-rendered"]
-    assert s["rolls_right"] >= 0.60
+    assert s["rolls_right"] >= 0.68
     assert not set(s["problems"]) & set(FALSE_ALARMS)
 
 
@@ -61,9 +61,9 @@ def test_real_d6_overhead_generic(datasets_dir):
 
 # Measured (README) minus a margin; the value part is the pips reader's current accuracy.
 DICE_RIGHT_FLOOR = {
-    "qwixx-rendered": 0.89,
-    "qwixx-rendered-touching": 0.85,
-    "qwixx-rendered-more": 0.88,
-    "real-d6-overhead": 0.94,
+    "qwixx-rendered": 0.91,
+    "qwixx-rendered-touching": 0.86,
+    "qwixx-rendered-more": 0.90,
+    "real-d6-overhead": 0.95,
 }
 PHANTOM_CEILING = {"qwixx-rendered-touching": 0.01, "real-d6-overhead": 0.01}
