@@ -51,6 +51,9 @@ class FaceReading:
     confidence: float  # 0..1: high only when the read is clearly right
     pip_centres: tuple[tuple[float, float], ...]  # in the coordinates of the input image
     polarity: str  # "dark" (dark pips on a light face) or "light" (light pips on a dark face)
+    # The classifier's best answer is "no readable top face" (tray, a die's edge, a screw head):
+    # not a die that cannot be read, no die at all.
+    no_face: bool = False
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,7 @@ def read_face(
     polarity_read = _polarity_of(patch, candidate, polarity)
     if value == 0:
         # No readable face (tray, a die's edge, glare over the pips).
-        return FaceReading(None, round(1.0 - float(combined[0]), 4), (), polarity_read)
+        return FaceReading(None, round(1.0 - float(combined[0]), 4), (), polarity_read, True)
     agrees = candidate is not None and candidate.fit.value == value
     confidence = float(combined[value]) * (1.0 if agrees else NO_LAYOUT_FACTOR)
     centres = (

@@ -74,8 +74,16 @@ def read_roll(
             problems = [Problem(ProblemKind.MISSING_DIE, f"no dice could be found: {error}")]
         return RollReading(dice=(), problems=tuple(problems))
 
-    candidates = [c for c in candidates if c.confirmed or _face_is_clear(stages, frame_bgr, c)]
-    dice = _read_dice(frame_bgr, candidates, calibration, stages, expected_colours(removed_set))
+    faces = None
+    if calibration is None:
+        # Without a calibration nothing counts the dice: a candidate is a die only if its top
+        # face looks like one (the learnt finder also answers screw heads and printed discs).
+        read = [(c, _read_face(stages, frame_bgr, face_box(c), None, None)) for c in candidates]
+        kept = [(c, face) for c, face in read if _looks_like_a_die(c, face)]
+        candidates, faces = [c for c, _ in kept], [face for _, face in kept]
+    dice = _read_dice(
+        frame_bgr, candidates, calibration, stages, expected_colours(removed_set), faces
+    )
     problems = quality.assess(
         frame_bgr,
         [d.box for d in dice],
@@ -91,10 +99,11 @@ def read_roll(
     return RollReading(dice=tuple(dice), problems=tuple(problems))
 
 
-def _face_is_clear(stages: Stages, frame: np.ndarray, candidate: DieCandidateLike) -> bool:
-    """Whether an unconfirmed candidate's top face reads surely enough to call it a die."""
-    face = stages.read_face(frame, face_box(candidate), polarity=None, die_side_px=None)
-    return face.value is not None and face.confidence >= UNCONFIRMED_MIN_CONFIDENCE
+def _looks_like_a_die(candidate: DieCandidateLike, face: FaceReadingLike) -> bool:
+    """An unconfirmed candidate needs a clearly read face; any other one, a face at all."""
+    if not candidate.confirmed:
+        return face.value is not None and face.confidence >= UNCONFIRMED_MIN_CONFIDENCE
+    return not face.no_face
 
 
 def _scene_background(calibration: Calibration | None) -> np.ndarray | None:
@@ -124,7 +133,9 @@ def _read_dice(
     calibration: Calibration | None,
     stages: Stages,
     expected: list[str],
+    faces: list[FaceReadingLike] | None = None,
 ) -> list[DieReading]:
+    """Name, read and score each die; ``faces`` are the top faces when already read."""
     boxes = [int_box(c.box) for c in candidates]
     tray = colour.tray_chroma(frame, boxes)
     relative = [colour.die_pixel_chroma(*die_pixels(frame, c), tray) for c in candidates]
@@ -134,11 +145,15 @@ def _read_dice(
     # the pips reader measures the die itself.
     side = calibration.die_side_px if calibration else None
     dice = []
-    for candidate, box, name, colour_conf in zip(
-        candidates, boxes, names, colour_confidence, strict=True
+    for index, (candidate, box, name, colour_conf) in enumerate(
+        zip(candidates, boxes, names, colour_confidence, strict=True)
     ):
         polarity = calibration.pip_polarity.get(name) if calibration else None
-        face = _read_face(stages, frame, face_box(candidate), polarity, side)
+        face = (
+            faces[index]
+            if faces is not None
+            else _read_face(stages, frame, face_box(candidate), polarity, side)
+        )
         confidence = float(candidate.score) * float(face.confidence) * colour_conf
         x, y, w, h = box
         dice.append(

@@ -34,6 +34,7 @@ class FaceReadingLike(Protocol):
     value: int | None
     confidence: float
     polarity: str
+    no_face: bool  # the reader sees no top face at all there (tray, a die's edge, a screw head)
 
 
 @dataclass(frozen=True)

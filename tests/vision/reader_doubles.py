@@ -35,6 +35,7 @@ class FakeFace:
     confidence: float
     polarity: str
     pip_centres: tuple = ()
+    no_face: bool = False
 
 
 def candidate_from_label(die: LabelledDie, shrink: float = 0.8) -> LabelCandidate:
