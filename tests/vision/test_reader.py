@@ -121,16 +121,12 @@ def test_an_unconfirmed_die_counts_only_when_its_face_reads_clearly(datasets_dir
                                                                     kept):
     frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
     labels = label_stages(frame.dice[1:])
-    first = candidate_from_label(frame.dice[0])
-    unconfirmed = replace(first, confirmed=False)
-
-    def read_face(image, box, **hints):
-        if box == face_box(unconfirmed):
-            return FakeFace(frame.dice[0].value, confidence, "dark")
-        return labels.read_face(image, box, **hints)
-
+    unconfirmed = replace(candidate_from_label(frame.dice[0]), confirmed=False)
     found = [*labels.find_dice(None), unconfirmed]
-    stages = replace(labels, find_dice=lambda frame, scene=None: found, read_face=read_face)
+    stages = replace(
+        _with_face(labels, unconfirmed, FakeFace(frame.dice[0].value, confidence, "dark")),
+        find_dice=lambda frame, scene=None: found,
+    )
     reading = read_roll(pixels(frame), None, stages=stages)
     assert len(reading.dice) == len(frame.dice) - (0 if kept else 1)
 
