@@ -7,7 +7,6 @@ face" (tray, a die's edge, a blank square); classes 1..6 are the face values.
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import cv2
@@ -37,13 +36,6 @@ def network_input(patch_bgr: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(data.transpose(2, 0, 1))
 
 
-@cache
-def _network(path: Path) -> cv2.dnn.Net:
-    if not path.is_file():
-        raise FileNotFoundError(f"the pip classifier's weights are missing: {path}")
-    return cv2.dnn.readNetFromONNX(str(path))
-
-
 def model_available(path: Path = MODEL_PATH) -> bool:
     """Whether the trained weights are installed (the classical reader works without them)."""
     return path.is_file()
@@ -57,7 +49,7 @@ def class_probabilities(patch_bgr: np.ndarray, path: Path = MODEL_PATH) -> np.nd
     average is steadier on faces the network finds hard. Most faces are read at once, which
     halves the classifier's time on them.
     """
-    net = _network(path)
+    net = weights.network(path, "the pip classifier's")
     first = _softmax(net, network_input(patch_bgr))
     if first.max() >= SURE_ONE_VIEW:
         return first

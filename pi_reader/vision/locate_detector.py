@@ -9,7 +9,6 @@ log width and height. A die is a local maximum of the heatmap above :data:`PEAK_
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import cv2
@@ -41,13 +40,6 @@ class Detection:
     score: float
 
 
-@cache
-def _net(path: Path) -> cv2.dnn.Net:
-    if not path.is_file():
-        raise FileNotFoundError(f"dice detector weights missing: {path}")
-    return cv2.dnn.readNetFromONNX(str(path))
-
-
 def available(path: Path = MODEL_PATH) -> bool:
     return path.is_file()
 
@@ -65,7 +57,7 @@ def detect(frame_bgr: np.ndarray, path: Path = MODEL_PATH,
     canvas[:] = fill.astype(np.uint8)
     canvas[:small.shape[0], :small.shape[1]] = small
     blob = cv2.dnn.blobFromImage(canvas, 1.0 / 255.0)
-    net = _net(path)
+    net = weights.network(path, "the dice detector's")
     net.setInput(blob)
     maps = net.forward()[0]
     heat = maps[0]

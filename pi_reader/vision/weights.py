@@ -8,8 +8,11 @@ from ``models/`` beside the package.
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import resources
 from pathlib import Path
+
+import cv2
 
 CHECKOUT_MODELS = Path(__file__).resolve().parents[2] / "models"
 # Every weights file the reader ships: the pip classifier and the generic-mode dice detector.
@@ -32,3 +35,14 @@ def missing() -> list[Path]:
     """The shipped weights files that cannot be found (the reader then falls back to its
     classical readers, which read fewer dice): for ``pi-reader doctor`` to report."""
     return [path for path in map(shipped, SHIPPED) if not path.is_file()]
+
+
+@cache
+def network(path: Path, what: str) -> cv2.dnn.Net:
+    """The ONNX network at ``path``, loaded once per process by OpenCV's dnn module.
+
+    ``what`` names the network in the error raised when its file is missing.
+    """
+    if not path.is_file():
+        raise FileNotFoundError(f"{what} weights missing: {path}")
+    return cv2.dnn.readNetFromONNX(str(path))
