@@ -179,8 +179,7 @@ def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None, *,
     its weights are there, and the classical generic search adds what it finds apart from them
     as unconfirmed candidates; without the weights the classical search alone answers.
     """
-    _check_frame(frame_bgr)
-    small, scale = _working_copy(frame_bgr)
+    small, scale = _working_copy(frame_bgr)  # checks the frame first
     if scene is None:
         if not detector.available():
             return _find_generic(small, scale)
@@ -322,9 +321,8 @@ def _find_generic(small: np.ndarray, scale: float) -> list[DieCandidate]:
     with the dice found painted out, against a finer one that follows the surface closely.
     """
     size = (small.shape[1], small.shape[0])
-    nothing_known = np.zeros(small.shape[:2], np.uint8)
     rough = cv2.resize(bgm.robust_background(small, BACKGROUND_COLS, ROUGH_MEDIAN), size)
-    first = _generic_pass(small, rough, None, nothing_known)
+    first = _generic_pass(small, rough, None)
     if first is None:
         return []
     pieces, side = first
@@ -335,7 +333,7 @@ def _find_generic(small: np.ndarray, scale: float) -> list[DieCandidate]:
     dice_mask = cv2.dilate(dice_mask, np.ones((grow, grow), np.uint8))
     fine = cv2.resize(bgm.robust_background(small, BACKGROUND_COLS, FINE_MEDIAN, dice_mask > 0),
                       size, interpolation=cv2.INTER_LINEAR)
-    second = _generic_pass(small, fine, dice_mask == 0, nothing_known)
+    second = _generic_pass(small, fine, dice_mask == 0)
     if second is None:
         return []
     return _plausible_dice(second[0], small.shape, scale)
@@ -356,7 +354,7 @@ def _find_beside(small: np.ndarray, scale: float, known: list[DieCandidate]
         known_mask[max(0, y):max(0, y + h), max(0, x):max(0, x + w)] = 1
     size = (small.shape[1], small.shape[0])
     rough = cv2.resize(bgm.robust_background(small, BACKGROUND_COLS, ROUGH_MEDIAN), size)
-    found = _generic_pass(small, rough, None, known_mask, shift=0)
+    found = _generic_pass(small, rough, None, known_mask > 0, shift=0)
     return [] if found is None else _plausible_dice(found[0], small.shape, scale)
 
 
@@ -368,12 +366,13 @@ def _plausible_dice(pieces: list[blobs.Piece], shape: tuple[int, ...], scale: fl
 
 
 def _generic_pass(small: np.ndarray, background: np.ndarray, surface: np.ndarray | None,
-                  known: np.ndarray, shift: int | None = None
+                  known: np.ndarray | None = None, shift: int | None = None
                   ) -> tuple[list[blobs.Piece], float] | None:
     """Dice against one background estimate, with noise and die size measured on this frame.
 
-    The die size is measured on every die in view; ``known`` pixels are then left out of the
-    search for pieces. ``shift`` is how far a pixel looks for its surface (default: a cell).
+    The die size is measured on every die in view; ``known`` pixels (a boolean mask) are then
+    left out of the search for pieces. ``shift`` is how far a pixel looks for its surface
+    (default: a cell).
     """
     shift = _cell(small.shape) if shift is None else shift
     dist = bgm.distances(small, bgm.background(background, shift), surface)
@@ -384,7 +383,10 @@ def _generic_pass(small: np.ndarray, background: np.ndarray, surface: np.ndarray
     if area is None:
         return None
     side = float(np.sqrt(area))
-    return blobs.pieces_from_mask(blobs.clean_mask(fg, side) & (known == 0), area), side
+    mask = blobs.clean_mask(fg, side)
+    if known is not None:
+        mask[known] = 0
+    return blobs.pieces_from_mask(mask, area), side
 
 
 def _detected(frame_bgr: np.ndarray) -> list[DieCandidate]:
