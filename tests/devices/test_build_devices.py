@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -47,17 +46,12 @@ class Bus:
 
 
 @pytest.fixture
-def hardware(monkeypatch: pytest.MonkeyPatch) -> Iterator[MockFactory]:
+def hardware(monkeypatch: pytest.MonkeyPatch, factory: MockFactory) -> MockFactory:
     """A Pi with everything attached: mock pins, an answering LCD, espeak-ng and aplay."""
     Bus.present = True
     monkeypatch.setattr(RPLCD.i2c, "SMBus", Bus)
     monkeypatch.setattr(speaker_module.shutil, "which", lambda name: f"/usr/bin/{name}")
-    previous = Device.pin_factory
-    factory = MockFactory()
-    Device.pin_factory = factory
-    yield factory
-    factory.reset()
-    Device.pin_factory = previous
+    return factory
 
 
 def test_everything_present(hardware: MockFactory, tmp_path: Path) -> None:
