@@ -323,7 +323,18 @@ def _face_region(
     near = near[near < otsu]
     spread = float(np.percentile(near, 90)) if near.size else 0.0
     threshold = max(min(float(otsu), FACE_SPREAD_FACTOR * spread + 6.0), MIN_FACE_CONTRAST)
-    body = ((distance < threshold) & in_box).astype(np.uint8)
+    body = (distance < threshold) & in_box
+    # The ring outside the box is mostly the tray. Where the tray's colour differs from the face,
+    # a pixel nearer the tray's colour than the face's is tray, not face: a pale tray must not
+    # join a white face round the die and swallow its side faces.
+    ring = ~(
+        (np.abs(xx - centre[0]) <= box_half[0]) & (np.abs(yy - centre[1]) <= box_half[1])
+    )
+    if ring.any():
+        tray_lab = np.median(lab[ring], axis=0)
+        if float(np.linalg.norm(tray_lab - face_lab)) >= 2 * MIN_FACE_CONTRAST:
+            body &= distance < np.sqrt(np.sum((lab - tray_lab) ** 2, axis=2))
+    body = body.astype(np.uint8)
     count, labels, _stats, _ = cv2.connectedComponentsWithStats(body, connectivity=4)
     if count <= 1:
         return None

@@ -9,7 +9,12 @@ import cv2
 import numpy as np
 import pytest
 
-from pi_reader.vision.pips import MIN_CONFIDENCE, estimate_polarity, read_face
+from pi_reader.vision.pips import (
+    MIN_CONFIDENCE,
+    estimate_polarity,
+    read_face,
+    read_face_classical,
+)
 from tests.vision.face_drawing import PIP_CELLS, draw_face
 
 
@@ -75,6 +80,19 @@ def test_pips_on_a_side_face_are_not_counted() -> None:
     reading = read_face(image, box)
     assert reading.value == 2
     assert all(y < 111 for _, y in reading.pip_centres)
+
+
+@pytest.mark.parametrize("value", [5, 6])
+@pytest.mark.parametrize("tray", [(235, 210, 205), (200, 200, 200)])
+def test_a_pale_tray_does_not_join_a_white_face(value: int, tray: tuple[int, int, int]) -> None:
+    """A white die on a pale tray, seen obliquely: the tray, nearly the face's colour, touches
+    the face round the die. Taken for face, it would wrap the dark side face into the top face
+    (qwixx-rendered s06 has such dice)."""
+    image, _ = draw_face(value, side=60, canvas=160, ground_bgr=tray)
+    cv2.fillConvexPoly(image, np.array([[50, 110], [110, 110], [110, 135], [50, 135]], np.int32),
+                       (40, 70, 30), cv2.LINE_AA)
+    box = (50, 50, 61, 86)  # top face and side face
+    assert read_face_classical(image, box).value == value
 
 
 @pytest.mark.parametrize("polarity", ["dark", "light"])
