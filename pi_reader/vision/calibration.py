@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from pi_reader.vision import colour
+from pi_reader.vision import colour, quality
 from pi_reader.vision.stages import Stages, default_stages, die_pixels, face_box, int_box
 from pi_reader.vision.types import DIE_COLOURS
 
@@ -191,6 +191,13 @@ def _scene_from_json(data: object) -> Any:
         raise CalibrationError(f"'scene': {error}") from None
 
 
+def _light_problems(frame: np.ndarray) -> str:
+    """What is wrong with the frame's exposure or focus, as a clause for a refusal: a tray the
+    lamp clips white hides white dice, and the user should fix the light, not the dice."""
+    problems = quality.assess(frame, [], None)
+    return "".join(f"; {problem.message}" for problem in problems)
+
+
 def calibrate(frame: np.ndarray, stages: Stages | None = None) -> Calibration:
     """Learn a calibration from one frame of the six dice; refuses a frame it cannot trust.
 
@@ -206,11 +213,11 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None) -> Calibration:
         if len(candidates) != EXPECTED_DICE:
             candidates = list(stages.find_dice(frame, scene))
     except stages.locate_error as error:
-        raise CalibrationError(f"cannot find the dice: {error}") from None
+        raise CalibrationError(f"cannot find the dice: {error}{_light_problems(frame)}") from None
     if len(candidates) != EXPECTED_DICE:
         raise CalibrationError(
             f"found {len(candidates)} dice, need exactly {EXPECTED_DICE} (two white, red, "
-            "yellow, green, blue) apart from each other on the tray"
+            f"yellow, green, blue) apart from each other on the tray{_light_problems(frame)}"
         )
     cocked = [c for c in candidates if c.cocked]
     if cocked:

@@ -49,8 +49,16 @@ def test_a_calibration_round_trips_through_its_file(learnt, tmp_path):
 
 def test_calibration_refuses_a_frame_without_six_dice(datasets_dir):
     frame = labelled(datasets_dir, SET, "s00/calibration.jpg")
-    with pytest.raises(CalibrationError, match="found 5 dice, need exactly 6"):
+    with pytest.raises(CalibrationError, match="found 5 dice, need exactly 6") as error:
         calibrate(pixels(frame), label_stages(frame.dice[:5]))
+    assert "exposed" not in str(error.value)  # a well-lit frame: the light is not blamed
+
+
+def test_a_refused_calibration_names_the_light_when_it_is_the_cause(datasets_dir):
+    # White dice on a tray the lamp clips white: only their pips show, so dice are missing.
+    frame = labelled(datasets_dir, "qwixx-rendered-touching", "s04/calibration.jpg")
+    with pytest.raises(CalibrationError, match=r"overexposed.*lower the exposure"):
+        calibrate(pixels(frame))
 
 
 def test_calibration_refuses_a_die_not_lying_flat(datasets_dir):
