@@ -209,9 +209,9 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None) -> Calibration:
         scene = stages.learn_scene(frame, expected_dice=EXPECTED_DICE)
         # The dice should lie apart, and then a blob is one die however long its side faces
         # make it; two dice laid touching all the same are split as a roll's would be.
-        candidates = list(stages.find_dice(frame, scene, apart=True))
+        candidates = list(stages.find_dice(frame, scene, apart=True, expected=EXPECTED_DICE))
         if len(candidates) != EXPECTED_DICE:
-            candidates = list(stages.find_dice(frame, scene))
+            candidates = list(stages.find_dice(frame, scene, expected=EXPECTED_DICE))
     except stages.locate_error as error:
         raise CalibrationError(f"cannot find the dice: {error}{_light_problems(frame)}") from None
     if len(candidates) != EXPECTED_DICE:

@@ -5,7 +5,8 @@ Two modes share one pipeline (foreground mask -> blobs -> one piece per die):
 * calibrated: a :class:`SceneModel` learnt from one frame of the tray with the dice on it gives the
   tray's colour everywhere (a coarse background image with the dice painted out), the tray's own
   pixel noise and one die's size. A die is what differs from that tray in colour or is brighter
-  than it; a shadow (same colour, darker) is not.
+  than it; a shadow (same colour, darker) is not. A die the colour of the tray hardly differs
+  from it: when the tray model counts too few dice, the learnt detector is asked for the rest.
 * generic (no scene): a small learnt detector (``locate_detector``) finds the dice; the same
   pipeline, with the background, the noise and the die size measured from the frame itself (any
   plain surface, any dice size), gives a second opinion whose extra pieces the pips reader must
@@ -169,11 +170,14 @@ class DieCandidate:
 
 
 def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None, *,
-              apart: bool = False) -> list[DieCandidate]:
+              apart: bool = False, expected: int | None = None) -> list[DieCandidate]:
     """Every die in the frame, largest score first; calibrated when ``scene`` is given.
 
     ``apart`` says the dice lie apart (the calibration frame): each blob is then one die, never
     split, and the die size is the scene's own rather than re-measured on the frame.
+    ``expected`` is how many dice a calibrated frame should hold: when the tray model finds
+    fewer, the learnt detector looks for the rest (a die the colour of the tray hardly differs
+    from it), and what it finds apart from the others comes back unconfirmed.
 
     Without a scene the learnt detector (``models/locate-centernet.onnx``) finds the dice when
     its weights are there, and the classical generic search adds what it finds apart from them
@@ -196,7 +200,13 @@ def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None, *,
     else:
         pieces = blobs.pieces_from_mask(mask, side * side, refine=True)
     # A tray's wall seen through the coarse background leaves lines, never die-shaped pieces.
-    return _candidates([p for p in pieces if not p.is_a_line()], scale)
+    found = _candidates([p for p in pieces if not p.is_a_line()], scale)
+    if expected is None or len(found) >= expected or not detector.available():
+        return found
+    on_tray = [die for die in _detected(frame_bgr)
+               if tray[min(tray.shape[0] - 1, round(die.centre[1] * scale)),
+                       min(tray.shape[1] - 1, round(die.centre[0] * scale))]]
+    return _with_second_opinion(found, on_tray)
 
 
 @lru_cache(maxsize=4)
@@ -222,16 +232,19 @@ def learn_scene(frame_bgr: np.ndarray, expected_dice: int = 6) -> SceneModel:
     size = (small.shape[1], small.shape[0])
     rough = cv2.resize(bgm.robust_background(small, BACKGROUND_COLS, ROUGH_MEDIAN), size)
     dice, area = _calibration_dice(small, rough, None, expected_dice, check=False)
-    side = float(np.sqrt(area))
-    # Paint the dice (and their shadows) out, then model the tray closely.
-    dice_mask = np.zeros(small.shape[:2], np.uint8)
-    for points in dice:
-        dice_mask[points[:, 1], points[:, 0]] = 1
-    grow = max(3, int(side))
-    dice_mask = cv2.dilate(dice_mask, np.ones((grow, grow), np.uint8))
+    dice_mask = _painted_out(small.shape[:2], dice, area)
     grid = bgm.robust_background(small, BACKGROUND_COLS, FINE_MEDIAN, ignore=dice_mask > 0)
     background = cv2.resize(grid, size, interpolation=cv2.INTER_LINEAR)
-    dice, area = _calibration_dice(small, background, dice_mask == 0, expected_dice)
+    try:
+        dice, area = _calibration_dice(small, background, dice_mask == 0, expected_dice)
+    except LocateError as error:
+        # Dice the colour of the tray (white dice on a white tray) barely differ from it; the
+        # learnt detector knows a die by its shape and pips instead.
+        dice = _detected_dice(frame_bgr, small.shape[:2], scale, expected_dice, error)
+        area = float(np.median([len(points) for points in dice]))
+        dice_mask = _painted_out(small.shape[:2], dice, area)
+        grid = bgm.robust_background(small, BACKGROUND_COLS, FINE_MEDIAN, ignore=dice_mask > 0)
+        background = cv2.resize(grid, size, interpolation=cv2.INTER_LINEAR)
     dist = bgm.distances(small, bgm.background(background, _cell(small.shape)), dice_mask == 0)
     chroma_noise, bright_noise = bgm.noise_levels(dist, dice_mask == 0)
     h, w = frame_bgr.shape[:2]
@@ -244,6 +257,34 @@ def learn_scene(frame_bgr: np.ndarray, expected_dice: int = 6) -> SceneModel:
         die_side_px=float(np.sqrt(area)) / scale,
         frame_size=(w, h),
     )
+
+
+def _painted_out(shape: tuple[int, int], dice: list[np.ndarray], area: float) -> np.ndarray:
+    """The dice (x, y point lists) grown by a die's side: what the tray model must not see,
+    shadows included."""
+    mask = np.zeros(shape, np.uint8)
+    for points in dice:
+        mask[points[:, 1], points[:, 0]] = 1
+    grow = max(3, int(np.sqrt(area)))
+    return cv2.dilate(mask, np.ones((grow, grow), np.uint8))
+
+
+def _detected_dice(frame_bgr: np.ndarray, shape: tuple[int, int], scale: float, expected: int,
+                   error: LocateError) -> list[np.ndarray]:
+    """The learnt detector's dice as point lists (x, y) of their boxes at the working size,
+    when it finds exactly ``expected`` of them; otherwise the tray model's own ``error``."""
+    found = detector.detect(frame_bgr) if detector.available() else []
+    if len(found) != expected:
+        raise error
+    masks = []
+    for die in found:
+        (cx, cy), (w, h) = die.centre, die.size
+        mask = np.zeros(shape, bool)
+        x0, y0 = round((cx - w / 2) * scale), round((cy - h / 2) * scale)
+        x1, y1 = round((cx + w / 2) * scale), round((cy + h / 2) * scale)
+        mask[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = True
+        masks.append(np.argwhere(mask.T))
+    return masks
 
 
 def tray_outline(grid: np.ndarray, dice_centres: list[tuple[float, float]]
@@ -405,20 +446,22 @@ def _detected(frame_bgr: np.ndarray) -> list[DieCandidate]:
     return out
 
 
-def _with_second_opinion(detected: list[DieCandidate], classical: list[DieCandidate]
+def _with_second_opinion(first: list[DieCandidate], second: list[DieCandidate]
                          ) -> list[DieCandidate]:
-    """The detector's dice, then the classical search's pieces that lie apart from all of them.
+    """The ``first`` search's dice, then the ``second``'s that lie apart from all of them,
+    unconfirmed.
 
-    The detector misses a few dice its training photos had too few of (pale dice on a pale
-    surface, lone pips); the classical search finds most of those but also shadows and screw
-    heads, so its extra pieces come unconfirmed, for the pips reader to accept or drop.
+    Generic mode: the detector misses a few dice its training photos had too few of (pale dice
+    on a pale surface, lone pips); the classical search finds most of those but also shadows and
+    screw heads. Calibrated mode, the other way round: the tray model misses a die the colour of
+    the tray, which the detector sees. Either way the extras are for the pips reader to accept
+    or drop.
     """
     def apart(piece: DieCandidate) -> bool:
         return not any(_inside(piece.centre, die.box) or _inside(die.centre, piece.box)
-                       for die in detected)
+                       for die in first)
 
-    extras = [replace(piece, confirmed=False) for piece in classical if apart(piece)]
-    return detected + extras
+    return first + [replace(piece, confirmed=False) for piece in second if apart(piece)]
 
 
 def _inside(point: tuple[float, float], box: tuple[int, int, int, int]) -> bool:

@@ -66,8 +66,11 @@ def read_roll(
         raise ValueError(f"removed dice must be among {COLOURED_DICE}, got {sorted(unknown)}")
     stages = stages or default_stages()
     scene = calibration.scene if calibration else None
+    expected = expected_colours(removed_set)
     try:
-        candidates = list(stages.find_dice(frame_bgr, scene))
+        candidates = list(
+            stages.find_dice(frame_bgr, scene, expected=len(expected) if calibration else None)
+        )
     except stages.locate_error as error:
         problems = quality.assess(frame_bgr, [], None, None, _scene_background(calibration))
         if not problems:
@@ -81,9 +84,14 @@ def read_roll(
         read = [(c, _read_face(stages, frame_bgr, face_box(c), None, None)) for c in candidates]
         kept = [(c, face) for c, face in read if _looks_like_a_die(c, face)]
         candidates, faces = [c for c, _ in kept], [face for _, face in kept]
-    dice = _read_dice(
-        frame_bgr, candidates, calibration, stages, expected_colours(removed_set), faces
-    )
+    else:
+        # A die the tray model missed and the detector found is a die only if its face reads.
+        candidates = [
+            c for c in candidates
+            if c.confirmed
+            or _read_face(stages, frame_bgr, face_box(c), None, None).value is not None
+        ]
+    dice = _read_dice(frame_bgr, candidates, calibration, stages, expected, faces)
     problems = quality.assess(
         frame_bgr,
         [d.box for d in dice],

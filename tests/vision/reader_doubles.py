@@ -61,7 +61,7 @@ def label_stages(dice: tuple[LabelledDie, ...] | list[LabelledDie], cocked: int 
         candidates[cocked] = LabelCandidate(c.box, c.top_face, c.side_px, cocked=True)
     values = {_key(face_box(c)): d.value for c, d in zip(candidates, dice, strict=True)}
 
-    def find_dice(frame, scene=None, *, apart=False):
+    def find_dice(frame, scene=None, *, apart=False, expected=None):
         return list(candidates)
 
     def read_face(image, box, *, polarity=None, die_side_px=None):

@@ -125,10 +125,33 @@ def test_an_unconfirmed_die_counts_only_when_its_face_reads_clearly(datasets_dir
     found = [*labels.find_dice(None), unconfirmed]
     stages = replace(
         _with_face(labels, unconfirmed, FakeFace(frame.dice[0].value, confidence, "dark")),
-        find_dice=lambda frame, scene=None: found,
+        find_dice=lambda frame, scene=None, expected=None: found,
     )
     reading = read_roll(pixels(frame), None, stages=stages)
     assert len(reading.dice) == len(frame.dice) - (0 if kept else 1)
+
+
+@pytest.mark.parametrize("readable", [True, False])
+def test_with_a_calibration_a_die_only_the_detector_found_counts_if_its_face_reads(
+    datasets_dir, s05, readable
+):
+    # A die the colour of the tray: the tray model misses it, the learnt detector finds it.
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    labels = label_stages(frame.dice[1:])
+    unconfirmed = replace(candidate_from_label(frame.dice[0]), confirmed=False)
+    asked = []
+
+    def find_dice(image, scene=None, *, apart=False, expected=None):
+        asked.append(expected)
+        return [*labels.find_dice(None), unconfirmed]
+
+    face = FakeFace(frame.dice[0].value if readable else None, 0.7 if readable else 0.4, "dark")
+    stages = replace(_with_face(labels, unconfirmed, face), find_dice=find_dice)
+    reading = read_roll(pixels(frame), s05, ["blue"], stages=stages)
+    assert asked == [5]  # two whites and the coloured dice still in play
+    assert len(reading.dice) == len(frame.dice) - (0 if readable else 1)
+    missing = ProblemKind.MISSING_DIE in {p.kind for p in reading.problems}
+    assert missing != readable
 
 
 def _with_face(stages, candidate, face):

@@ -35,8 +35,9 @@ def test_qwixx_rendered_calibrated(datasets_dir):
 
 def test_qwixx_rendered_touching_calibrated(datasets_dir):
     s = summary_of(datasets_dir, "qwixx-rendered-touching")
-    # s04 (white dice on a tray clipped white) is the one calibration refused.
-    assert set(s["calibration_errors"]) == {"s04"}
+    # Every scenario calibrates, s04 too (white dice on a tray clipped white: the learnt
+    # detector finds what the tray model cannot).
+    assert s["calibration_errors"] == {}
     assert s["colour_accuracy"] >= 0.99
     assert s["phantom_rate"] <= PHANTOM_CEILING["qwixx-rendered-touching"]
     assert s["dice_right"] >= DICE_RIGHT_FLOOR["qwixx-rendered-touching"]
@@ -62,7 +63,7 @@ def test_real_d6_overhead_generic(datasets_dir):
 # Measured (README) minus a margin; the value part is the pips reader's current accuracy.
 DICE_RIGHT_FLOOR = {
     "qwixx-rendered": 0.91,
-    "qwixx-rendered-touching": 0.86,
+    "qwixx-rendered-touching": 0.90,
     "qwixx-rendered-more": 0.90,
     "real-d6-overhead": 0.95,
 }
