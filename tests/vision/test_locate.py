@@ -350,3 +350,45 @@ def _face(pips: list[tuple[int, int]], pip_radius: int = 16) -> np.ndarray:
 )
 def test_the_detector_keeps_a_peak_only_where_a_face_shows_pips(pips, shows):
     assert locate_detector._shows_pips(_face(pips), 200, 200, 200, 200) is shows
+
+
+def test_the_detector_looks_closer_at_a_die_much_larger_than_the_others(monkeypatch):
+    # Two dice pressed together answered as one peak with a box round both: at the closer look
+    # (a crop round it, scaled up) the net sees them apart.
+    frame = np.full((1000, 1000, 3), 150, np.uint8)
+    Detection = locate_detector.Detection
+    whole = [Detection((200, 200), (100, 100), 0.9), Detection((800, 800), (100, 100), 0.8),
+             Detection((500, 500), (100, 190), 0.7)]
+    looked_at = []
+
+    def detect_once(image, path, threshold):
+        if image.shape[:2] == frame.shape[:2]:
+            return whole
+        looked_at.append(image.shape[:2])
+        # In crop coordinates: the two dice inside the merged box, and one outside it.
+        half = image.shape[0] / 2
+        return [Detection((half, half - 45), (100, 95), 0.8),
+                Detection((half, half + 45), (100, 95), 0.75),
+                Detection((half + 200, half), (100, 100), 0.9)]
+
+    monkeypatch.setattr(locate_detector, "_detect_once", detect_once)
+    found = locate_detector.detect(frame)
+    assert len(looked_at) == 1  # only the large one is looked at again
+    centres = sorted(d.centre for d in found)
+    assert [c[0] for c in centres] == pytest.approx([200, 500, 500, 800], abs=1)
+    assert [c[1] for c in centres] == pytest.approx([200, 455, 545, 800], abs=1)
+
+
+def test_a_die_that_is_truly_larger_stays_one_die(monkeypatch):
+    # Dice of two sizes in one photo: the closer look at the large one finds one die there.
+    Detection = locate_detector.Detection
+    frame = np.full((1000, 1000, 3), 150, np.uint8)
+    big = Detection((500, 500), (180, 180), 0.7)
+    whole = [Detection((200, 200), (100, 100), 0.9), Detection((800, 800), (100, 100), 0.8), big]
+
+    def detect_once(image, path, threshold):
+        half = image.shape[0] / 2
+        return whole if image.shape == frame.shape else [Detection((half, half), (180, 180), 0.9)]
+
+    monkeypatch.setattr(locate_detector, "_detect_once", detect_once)
+    assert big in locate_detector.detect(frame)
