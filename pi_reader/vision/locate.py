@@ -183,11 +183,12 @@ def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None, *,
     its weights are there, and the classical generic search adds what it finds apart from them
     as unconfirmed candidates; without the weights the classical search alone answers.
     """
-    small, scale = _working_copy(frame_bgr)  # checks the frame first
+    shrunk, scale = _shrunk(frame_bgr)  # checks the frame first
+    small = _smoothed(shrunk)
     if scene is None:
         if not detector.available():
             return _find_generic(small, scale)
-        detected = _detected(frame_bgr)
+        detected = _detected(frame_bgr, shrunk)
         return _with_second_opinion(detected, _find_beside(small, scale, detected))
     background, tray = _scene_at(scene, small.shape[:2])
     noise = (scene.chroma_noise, scene.brightness_noise)
@@ -203,7 +204,7 @@ def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None, *,
     found = _candidates([p for p in pieces if not p.is_a_line()], scale)
     if expected is None or len(found) >= expected or not detector.available():
         return found
-    on_tray = [die for die in _detected(frame_bgr)
+    on_tray = [die for die in _detected(frame_bgr, shrunk)
                if tray[min(tray.shape[0] - 1, round(die.centre[1] * scale)),
                        min(tray.shape[1] - 1, round(die.centre[0] * scale))]]
     return _with_second_opinion(found, on_tray)
@@ -430,13 +431,15 @@ def _generic_pass(small: np.ndarray, background: np.ndarray, surface: np.ndarray
     return blobs.pieces_from_mask(mask, area), side
 
 
-def _detected(frame_bgr: np.ndarray) -> list[DieCandidate]:
+def _detected(frame_bgr: np.ndarray, shrunk: np.ndarray) -> list[DieCandidate]:
     """Candidates from the learnt detector: its boxes are tight boxes of the visible die.
 
     The net says nothing of a die's tilt, so these candidates are never marked cocked.
+    ``shrunk`` is the working copy before smoothing, which spares the detector its own pass over
+    a large frame.
     """
     out = []
-    for found in detector.detect(frame_bgr):
+    for found in detector.detect(frame_bgr, shrunk=shrunk):
         (cx, cy), (w, h) = found.centre, found.size
         x0, y0 = cx - w / 2.0, cy - h / 2.0
         corners = np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], np.float32)
@@ -484,12 +487,23 @@ def _check_frame(frame_bgr: np.ndarray) -> None:
 
 
 def _working_copy(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:
+    shrunk, scale = _shrunk(frame_bgr)
+    return _smoothed(shrunk), scale
+
+
+def _shrunk(frame_bgr: np.ndarray) -> tuple[np.ndarray, float]:
+    """The frame scaled to WORK_SIDE on its long side (never up), and the scale."""
     _check_frame(frame_bgr)
     h, w = frame_bgr.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h, w))
     small = frame_bgr if scale == 1.0 else cv2.resize(
         frame_bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    return cv2.GaussianBlur(small, (3, 3), 0), scale
+    return small, scale
+
+
+def _smoothed(small: np.ndarray) -> np.ndarray:
+    """The working copy the tray and surface models compare: pixel noise smoothed away."""
+    return cv2.GaussianBlur(small, (3, 3), 0)
 
 
 def _tray_mask(tray: tuple[tuple[float, float], ...], shape: tuple[int, int]) -> np.ndarray:

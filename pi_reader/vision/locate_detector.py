@@ -51,9 +51,14 @@ def available(path: Path = MODEL_PATH) -> bool:
 
 
 def detect(frame_bgr: np.ndarray, path: Path = MODEL_PATH,
-           threshold: float = PEAK_THRESHOLD) -> list[Detection]:
-    """Every die centre the net sees, with the die's size, strongest first."""
-    found = _detect_once(frame_bgr, path, threshold)
+           threshold: float = PEAK_THRESHOLD, shrunk: np.ndarray | None = None
+           ) -> list[Detection]:
+    """Every die centre the net sees, with the die's size, strongest first.
+
+    ``shrunk`` is the frame already scaled down (to at least INPUT pixels on its long side), when
+    the caller has one: scaling a 7.5 MP photo down is a third of the detector's time.
+    """
+    found = _detect_once(frame_bgr, path, threshold, shrunk)
     if len(found) < 2:
         return found
     sides = [float(np.sqrt(d.size[0] * d.size[1])) for d in found]
@@ -84,11 +89,13 @@ def _closer_look(frame_bgr: np.ndarray, die: Detection, median_side: float, path
     ]
 
 
-def _detect_once(frame_bgr: np.ndarray, path: Path, threshold: float) -> list[Detection]:
-    """The net's dice at one scale: the frame letterboxed to its input."""
+def _detect_once(frame_bgr: np.ndarray, path: Path, threshold: float,
+                 shrunk: np.ndarray | None = None) -> list[Detection]:
+    """The net's dice at one scale: the frame (or its ``shrunk`` copy) letterboxed to its input."""
     h, w = frame_bgr.shape[:2]
     scale = INPUT / max(h, w)
-    small = cv2.resize(frame_bgr, (max(1, round(w * scale)), max(1, round(h * scale))),
+    source = frame_bgr if shrunk is None or max(shrunk.shape[:2]) < INPUT else shrunk
+    small = cv2.resize(source, (max(1, round(w * scale)), max(1, round(h * scale))),
                        interpolation=cv2.INTER_AREA)
     # Letterbox with the frame's own median colour so the border looks like more table.
     fill = np.median(small[::4, ::4].reshape(-1, 3), axis=0)

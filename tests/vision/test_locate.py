@@ -361,7 +361,7 @@ def test_the_detector_looks_closer_at_a_die_much_larger_than_the_others(monkeypa
              Detection((500, 500), (100, 190), 0.7)]
     looked_at = []
 
-    def detect_once(image, path, threshold):
+    def detect_once(image, path, threshold, shrunk=None):
         if image.shape[:2] == frame.shape[:2]:
             return whole
         looked_at.append(image.shape[:2])
@@ -386,7 +386,7 @@ def test_a_die_that_is_truly_larger_stays_one_die(monkeypatch):
     big = Detection((500, 500), (180, 180), 0.7)
     whole = [Detection((200, 200), (100, 100), 0.9), Detection((800, 800), (100, 100), 0.8), big]
 
-    def detect_once(image, path, threshold):
+    def detect_once(image, path, threshold, shrunk=None):
         half = image.shape[0] / 2
         return whole if image.shape == frame.shape else [Detection((half, half), (180, 180), 0.9)]
 
