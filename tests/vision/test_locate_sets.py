@@ -29,7 +29,8 @@ def _bench():
 @pytest.mark.slow
 @pytest.mark.parametrize(("set_name", "min_found", "max_phantom", "min_touching"), [
     ("qwixx-rendered", 1.0, 0.0, None),
-    ("qwixx-rendered-touching", 0.98, 0.01, 0.97),
+    # s04's white dice on a tray clipped white come from the detector, unconfirmed (below).
+    ("qwixx-rendered-touching", 0.93, 0.01, 0.92),
     ("qwixx-rendered-more", 0.995, 0.005, 0.99),
 ])
 def test_calibrated_sets(datasets_dir, set_name, min_found, max_phantom, min_touching):
@@ -42,11 +43,15 @@ def test_calibrated_sets(datasets_dir, set_name, min_found, max_phantom, min_tou
 
 
 @pytest.mark.slow
-def test_calibration_refuses_only_the_overexposed_scene(datasets_dir):
+def test_dice_the_colour_of_the_tray_are_found_by_the_detector(datasets_dir):
     # qwixx-rendered-touching s04 is blown out: white dice on a clipped white tray show only
-    # their pips. Calibration says so instead of learning a wrong scene.
+    # their pips. Every scene calibrates, and in s04's rolls the detector finds most of the white
+    # dice the tray model misses (unconfirmed: the reader keeps those whose face reads).
     result = _bench().run_set(datasets_dir / "qwixx-rendered-touching")
-    assert {image.split("/")[0] for image in result.calibration_failures} == {"s04"}
+    assert result.calibration_failures == []
+    s04 = result.scenarios["s04"]
+    assert s04.found + s04.unconfirmed_on_missed >= 0.85 * s04.dice, s04.line()
+    assert s04.unconfirmed == s04.unconfirmed_on_missed, s04.line()  # none on the bare tray
 
 
 @pytest.mark.slow
