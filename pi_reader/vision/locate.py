@@ -242,7 +242,12 @@ def learn_scene(frame_bgr: np.ndarray, expected_dice: int = 6) -> SceneModel:
         # Dice the colour of the tray (white dice on a white tray) barely differ from it; the
         # learnt detector knows a die by its shape and pips instead.
         dice = _detected_dice(frame_bgr, small.shape[:2], scale, expected_dice, error)
-        area = float(np.median([len(points) for points in dice]))
+        # The dice the tray model does see measure a die's footprint better than the detector's
+        # boxes, which are a tenth or so too large.
+        seen, seen_area = _calibration_dice(small, background, dice_mask == 0, expected_dice,
+                                            check=False)
+        area = (seen_area if len(seen) >= 2
+                else float(np.median([len(points) for points in dice])))
         dice_mask = _painted_out(small.shape[:2], dice, area)
         grid = bgm.robust_background(small, BACKGROUND_COLS, FINE_MEDIAN, ignore=dice_mask > 0)
         background = cv2.resize(grid, size, interpolation=cv2.INTER_LINEAR)
