@@ -24,6 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from pi_reader.vision.face_samples import is_held_out
 from pi_reader.vision.locate import DieCandidate, LocateError, SceneModel, find_dice, learn_scene
 
 DEFAULT_SETS = ("qwixx-rendered", "qwixx-rendered-touching", "qwixx-rendered-more",
@@ -103,12 +104,13 @@ class SetResult:
 def run_set(root: Path, generic: bool = False, validation_only: bool = False) -> SetResult:
     """Find the dice in every roll of a set (calibrated per scenario unless ``generic``).
 
-    ``validation_only`` keeps every fifth frame by sorted name: the frames the generic detector
-    (training/train_locate.py) never trained on.
+    ``validation_only`` keeps the frames the generic detector (training/train_locate.py) never
+    trained on (``face_samples.is_held_out``), and the calibration frames.
     """
     rows = [json.loads(line) for line in (root / "labels.jsonl").read_text().splitlines() if line]
     if validation_only:
-        rows = [r for i, r in enumerate(sorted(rows, key=lambda r: r["image"])) if i % 5 == 0]
+        rows = [r for r in rows if r["kind"] == "calibration"
+                or is_held_out(root.name, r["image"], r.get("scenario", ""))]
     scenes: dict[str, SceneModel | None] = {}
     for row in rows:
         if row["kind"] == "calibration" and not generic:

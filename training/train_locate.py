@@ -6,9 +6,10 @@ Run (PyTorch is needed here only, never by the reader, which loads the ONNX file
 
 The net sees the frame scaled to ``INPUT`` pixels square (letterboxed) and answers, at a quarter
 of that resolution, a heatmap of die centres and each die's width and height. Training images:
-real-d6-overhead split by image (every fifth image, sorted by name, is held out for validation),
-plus the rendered touching/more sets; heavy augmentation (scale, rotation, flips, colour
-temperature, exposure, blur, noise) because unseen sets will check it.
+the frames of real-d6-overhead and the rendered touching/more sets that the pip classifier also
+trains on (``face_samples.is_held_out`` holds out one real photo in five and whole scenarios;
+qwixx-rendered is never seen); heavy augmentation (scale, rotation, flips, colour temperature,
+exposure, blur, noise) because unseen sets will check it.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import cv2
 import numpy as np
 import torch
 from torch import nn
+
+from pi_reader.vision.face_samples import is_held_out
 
 INPUT = 256
 STRIDE = 4
@@ -61,8 +64,8 @@ class CentreNet(nn.Module):
         return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], 1)
 
 
-def load_rows(datasets: Path, name: str) -> list[tuple[np.ndarray, np.ndarray]]:
-    """(image scaled to at most 768 px, boxes scaled alike) for every frame of a set."""
+def load_rows(datasets: Path, name: str) -> list[tuple[str, np.ndarray, np.ndarray, str]]:
+    """(name, image scaled to at most 768 px, boxes scaled alike, scenario) for every frame."""
     out = []
     for line in (datasets / name / "labels.jsonl").read_text().splitlines():
         row = json.loads(line)
@@ -70,16 +73,15 @@ def load_rows(datasets: Path, name: str) -> list[tuple[np.ndarray, np.ndarray]]:
         scale = min(1.0, 768 / max(img.shape[:2]))
         img = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         boxes = np.array([d["box"] for d in row["dice"]], np.float32).reshape(-1, 4) * scale
-        out.append((row["image"], img, boxes))
+        out.append((row["image"], img, boxes, row.get("scenario", "")))
     return out
 
 
 def split(rows: list, name: str) -> tuple[list, list]:
-    if name != "real-d6-overhead":
-        return rows, []
-    rows = sorted(rows, key=lambda r: r[0])
-    return ([r for i, r in enumerate(rows) if i % 5 != 0], [r for i, r in enumerate(rows)
-                                                            if i % 5 == 0])
+    """Training and held-out frames, split as the pip classifier's (``is_held_out``), so one set
+    of photos is new to both networks and the whole reader can be measured on it."""
+    return ([r for r in rows if not is_held_out(name, r[0], r[3])],
+            [r for r in rows if is_held_out(name, r[0], r[3])])
 
 
 def augment(img: np.ndarray, boxes: np.ndarray, rng: random.Random, view: int = INPUT
@@ -162,7 +164,7 @@ def batch(rows: list, size: int, rng: random.Random, view: int = INPUT
           ) -> tuple[torch.Tensor, ...]:
     imgs, heats, sizes, masks = [], [], [], []
     for _ in range(size):
-        _, img, boxes = rows[rng.randrange(len(rows))]
+        _, img, boxes, _ = rows[rng.randrange(len(rows))]
         crop, new = augment(img, boxes, rng, view)
         heat, sz, mask = targets(new, view)
         imgs.append(crop.transpose(2, 0, 1))
