@@ -65,6 +65,6 @@ DICE_RIGHT_FLOOR = {
     "qwixx-rendered": 0.91,
     "qwixx-rendered-touching": 0.90,
     "qwixx-rendered-more": 0.90,
-    "real-d6-overhead": 0.95,
+    "real-d6-overhead": 0.96,
 }
 PHANTOM_CEILING = {"qwixx-rendered-touching": 0.01, "real-d6-overhead": 0.01}
