@@ -1,0 +1,147 @@
+"""How the calibrated reader holds up when the camera or the light changes: each recorded scenario
+is replayed with its calibration frame and its rolls changed alike (white balance, exposure,
+gamma, blur, noise, JPEG, scale), as if another camera or lamp had recorded it.
+
+Run: ``python benchmarks/bench_robustness.py [--sets NAME ...] [--datasets DIR]
+[--changes NAME ...]``.
+
+Printed per set and change: dice with colour and value right, dice given a wrong value or colour
+(not refused: the failures that matter), and the scenarios whose calibration was refused (their
+rolls are then read in generic mode, as ``replay`` does, where colours are only guesses). The
+unchanged row is the baseline. Only sets with calibration frames are meaningful here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import cv2
+import numpy as np
+
+from pi_reader.vision.calibration import CalibrationError, calibrate
+from pi_reader.vision.images import load_frame
+from pi_reader.vision.reader import read_roll
+from pi_reader.vision.recorded import LabelledFrame, load_recorded_set
+from pi_reader.vision.scoring import score_frame
+
+DEFAULT_SETS = ("qwixx-rendered", "qwixx-rendered-more")
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _gains(b: float, g: float, r: float) -> Callable[[np.ndarray], np.ndarray]:
+    def apply(image: np.ndarray) -> np.ndarray:
+        scaled = image.astype(np.float32) * np.array([b, g, r], np.float32)
+        return np.clip(scaled, 0, 255).astype(np.uint8)
+
+    return apply
+
+
+def _gamma(power: float) -> Callable[[np.ndarray], np.ndarray]:
+    table = np.clip(((np.arange(256) / 255.0) ** power) * 255.0, 0, 255).astype(np.uint8)
+    return lambda image: cv2.LUT(image, table)
+
+
+def _jpeg(quality: int) -> Callable[[np.ndarray], np.ndarray]:
+    def apply(image: np.ndarray) -> np.ndarray:
+        _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+    return apply
+
+
+def _noise(sigma: float) -> Callable[[np.ndarray], np.ndarray]:
+    def apply(image: np.ndarray) -> np.ndarray:
+        noise = np.random.default_rng(0).normal(0.0, sigma, image.shape)
+        return np.clip(image + noise, 0, 255).astype(np.uint8)
+
+    return apply
+
+
+def _scale(factor: float) -> Callable[[np.ndarray], np.ndarray]:
+    method = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
+    return lambda image: cv2.resize(image, None, fx=factor, fy=factor, interpolation=method)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One way the recording could have been made differently; ``scale`` moves the labels."""
+
+    apply: Callable[[np.ndarray], np.ndarray]
+    scale: float = 1.0
+
+
+CHANGES: dict[str, Change] = {
+    "none": Change(lambda image: image),
+    "warm": Change(_gains(0.75, 0.95, 1.1)),  # a warmer lamp than at recording
+    "cool": Change(_gains(1.15, 1.0, 0.85)),
+    "darker": Change(_gains(0.7, 0.7, 0.7)),
+    "gamma0.7": Change(_gamma(0.7)),
+    "gamma1.4": Change(_gamma(1.4)),
+    "blur": Change(lambda image: cv2.GaussianBlur(image, (0, 0), 1.2)),
+    "noise": Change(_noise(5.0)),
+    "jpeg50": Change(_jpeg(50)),
+    "scale0.7": Change(_scale(0.7), 0.7),
+    "scale1.3": Change(_scale(1.3), 1.3),
+}
+
+
+def _scaled_labels(frame: LabelledFrame, factor: float) -> LabelledFrame:
+    return replace(frame, dice=tuple(
+        replace(die, box=tuple(v * factor for v in die.box)) for die in frame.dice))
+
+
+def run(set_dir: Path, change: Change) -> tuple[float, int, list[str]]:
+    """Dice right (share), dice wrong (count) and refused calibrations of one changed set."""
+    recorded = load_recorded_set(set_dir)
+    right = total = wrong = 0
+    refused = []
+    calibrations: dict[str | None, object] = {}
+    for frame in recorded.rolls():
+        if frame.scenario not in calibrations:
+            cal_frame = recorded.calibration_for(frame.scenario)
+            try:
+                calibrations[frame.scenario] = (
+                    calibrate(change.apply(load_frame(cal_frame.path))) if cal_frame else None
+                )
+            except CalibrationError:
+                calibrations[frame.scenario] = None
+                refused.append(str(frame.scenario))
+        image = change.apply(load_frame(frame.path))
+        reading = read_roll(image, calibrations[frame.scenario], frame.removed)  # type: ignore[arg-type]
+        score = score_frame(_scaled_labels(frame, change.scale), reading, 0.0)
+        total += len(frame.dice)
+        right += len(score.pairs) - len(score.wrong)
+        wrong += sum(1 for _, die in score.wrong if die.value is not None)
+    return right / max(total, 1), wrong, refused
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", nargs="+", default=list(DEFAULT_SETS))
+    parser.add_argument(
+        "--datasets",
+        type=Path,
+        default=Path(os.environ.get("PI_READER_DATASETS", REPO.parent / "shared" / "datasets")),
+    )
+    parser.add_argument("--changes", nargs="+", choices=list(CHANGES), default=list(CHANGES))
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    print("| set | change | dice right | dice wrong | calibrations refused |")
+    print("|---|---|---|---|---|")
+    for name in args.sets:
+        for change in args.changes:
+            right, wrong, refused = run(args.datasets / name, CHANGES[change])
+            print(f"| {name} | {change} | {100 * right:.1f}% | {wrong} "
+                  f"| {', '.join(refused) or '-'} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
