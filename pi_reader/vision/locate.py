@@ -230,30 +230,27 @@ def learn_scene(frame_bgr: np.ndarray, expected_dice: int = 6) -> SceneModel:
     if expected_dice < 1:
         raise ValueError(f"learn_scene: expected_dice must be at least 1, got {expected_dice}")
     small, scale = _working_copy(frame_bgr)
-    size = (small.shape[1], small.shape[0])
-    rough = cv2.resize(bgm.robust_background(small, BACKGROUND_COLS, ROUGH_MEDIAN), size)
-    dice, area = _calibration_dice(small, rough, None, expected_dice, check=False)
-    dice_mask = _painted_out(small.shape[:2], dice, area)
-    grid = bgm.robust_background(small, BACKGROUND_COLS, FINE_MEDIAN, ignore=dice_mask > 0)
-    background = cv2.resize(grid, size, interpolation=cv2.INTER_LINEAR)
+    rough = _rough_surface(small)
+    dice, area = _calibration_blobs(small, rough, None, expected_dice)
+    dice_mask = _painted_out(small.shape[:2], dice, np.sqrt(area))
+    grid, background = _fine_surface(small, dice_mask)
+    seen, area = _calibration_blobs(small, background, dice_mask == 0, expected_dice)
     try:
-        dice, area = _calibration_dice(small, background, dice_mask == 0, expected_dice)
+        dice = _counted_dice(seen, area, expected_dice)
     except LocateError as error:
         # Dice the colour of the tray (white dice on a white tray) barely differ from it; the
         # learnt detector knows a die by its shape and pips instead.
         dice = _detected_dice(frame_bgr, small.shape[:2], scale, expected_dice, error)
         # The dice the tray model does see measure a die's footprint better than the detector's
         # boxes, which are a tenth or so too large.
-        seen, seen_area = _calibration_dice(small, background, dice_mask == 0, expected_dice,
-                                            check=False)
-        area = (seen_area if len(seen) >= 2
-                else float(np.median([len(points) for points in dice])))
-        dice_mask = _painted_out(small.shape[:2], dice, area)
-        grid = bgm.robust_background(small, BACKGROUND_COLS, FINE_MEDIAN, ignore=dice_mask > 0)
-        background = cv2.resize(grid, size, interpolation=cv2.INTER_LINEAR)
+        if len(seen) < 2:
+            area = float(np.median([len(points) for points in dice]))
+        dice_mask = _painted_out(small.shape[:2], dice, np.sqrt(area))
+        grid, background = _fine_surface(small, dice_mask)
     dist = bgm.distances(small, bgm.background(background, _cell(small.shape)), dice_mask == 0)
     chroma_noise, bright_noise = bgm.noise_levels(dist, dice_mask == 0)
     h, w = frame_bgr.shape[:2]
+    size = (small.shape[1], small.shape[0])
     centres = [(float(p[:, 0].mean()) / size[0], float(p[:, 1].mean()) / size[1]) for p in dice]
     return SceneModel(
         tray=tray_outline(grid, centres),
@@ -265,14 +262,29 @@ def learn_scene(frame_bgr: np.ndarray, expected_dice: int = 6) -> SceneModel:
     )
 
 
-def _painted_out(shape: tuple[int, int], dice: list[np.ndarray], area: float) -> np.ndarray:
-    """The dice (x, y point lists) grown by a die's side: what the tray model must not see,
-    shadows included."""
+def _painted_out(shape: tuple[int, int], dice: list[np.ndarray], side: float) -> np.ndarray:
+    """The dice (x, y point lists) grown by a die's ``side``: what a surface model must not
+    see, shadows included."""
     mask = np.zeros(shape, np.uint8)
     for points in dice:
         mask[points[:, 1], points[:, 0]] = 1
-    grow = max(3, int(np.sqrt(area)))
+    grow = max(3, int(side))
     return cv2.dilate(mask, np.ones((grow, grow), np.uint8))
+
+
+def _rough_surface(small: np.ndarray) -> np.ndarray:
+    """The surface under a median much wider than a die (the dice vanish from it), at the
+    working size."""
+    grid = bgm.robust_background(small, BACKGROUND_COLS, ROUGH_MEDIAN)
+    return cv2.resize(grid, (small.shape[1], small.shape[0]))
+
+
+def _fine_surface(small: np.ndarray, painted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The surface with the ``painted`` dice left out, closely followed (a small median): as a
+    coarse grid, and scaled back to the working size."""
+    grid = bgm.robust_background(small, BACKGROUND_COLS, FINE_MEDIAN, ignore=painted > 0)
+    size = (small.shape[1], small.shape[0])
+    return grid, cv2.resize(grid, size, interpolation=cv2.INTER_LINEAR)
 
 
 def _detected_dice(frame_bgr: np.ndarray, shape: tuple[int, int], scale: float, expected: int,
@@ -322,13 +334,11 @@ def tray_outline(grid: np.ndarray, dice_centres: list[tuple[float, float]]
     return outline
 
 
-def _calibration_dice(small: np.ndarray, background: np.ndarray, tray: np.ndarray | None,
-                      expected: int, check: bool = True) -> tuple[list[np.ndarray], float]:
-    """The calibration dice as separate blobs and one die's footprint area, or LocateError.
-
-    Without ``check`` (the first, rough pass, whose background may still show a tray's corners)
-    every blob is returned to be painted out, whatever their number.
-    """
+def _calibration_blobs(small: np.ndarray, background: np.ndarray, tray: np.ndarray | None,
+                       expected: int) -> tuple[list[np.ndarray], float]:
+    """Every die-like blob against ``background`` and one die's footprint area, however many
+    blobs there are (the rough pass's are painted out whatever their number); LocateError when
+    there is none."""
     dist = bgm.distances(small, bgm.background(background, _cell(small.shape)), tray)
     chroma_noise, bright_noise = bgm.noise_levels(dist, tray)
     fg = blobs.fill_holes(bgm.foreground(dist, chroma_noise, bright_noise))
@@ -345,8 +355,11 @@ def _calibration_dice(small: np.ndarray, background: np.ndarray, tray: np.ndarra
     found = [p for p in blobs.component_points(fg, blobs.MIN_PIECE_FRACTION * area)
              if blobs.is_solid_square(p) or blobs.is_dice_chain(p)]
     area = float(np.median([len(p) for p in found])) if found else area
-    if not check:
-        return found, area
+    return found, area
+
+
+def _counted_dice(found: list[np.ndarray], area: float, expected: int) -> list[np.ndarray]:
+    """Exactly ``expected`` calibration dice from the blobs, or LocateError saying what is wrong."""
     if len(found) < expected:
         # Dice laid close together may merge into one blob: split what is clearly several dice.
         found = [part for points in found
@@ -358,7 +371,7 @@ def _calibration_dice(small: np.ndarray, background: np.ndarray, tray: np.ndarra
     if max(len(p) for p in found) > TOUCHING_AREA * area:
         raise LocateError("calibration: a die seems to lean on another or stand on an edge; "
                           "lay all the dice apart and flat on the tray and try again")
-    return found, area
+    return found
 
 
 def _find_generic(small: np.ndarray, scale: float) -> list[DieCandidate]:
@@ -367,19 +380,13 @@ def _find_generic(small: np.ndarray, scale: float) -> list[DieCandidate]:
     First against a median-filtered background whose window is much larger than a die; then,
     with the dice found painted out, against a finer one that follows the surface closely.
     """
-    size = (small.shape[1], small.shape[0])
-    rough = cv2.resize(bgm.robust_background(small, BACKGROUND_COLS, ROUGH_MEDIAN), size)
+    rough = _rough_surface(small)
     first = _generic_pass(small, rough, None)
     if first is None:
         return []
     pieces, side = first
-    dice_mask = np.zeros(small.shape[:2], np.uint8)
-    for piece in pieces:
-        dice_mask[piece.points[:, 1], piece.points[:, 0]] = 1
-    grow = max(3, int(side))
-    dice_mask = cv2.dilate(dice_mask, np.ones((grow, grow), np.uint8))
-    fine = cv2.resize(bgm.robust_background(small, BACKGROUND_COLS, FINE_MEDIAN, dice_mask > 0),
-                      size, interpolation=cv2.INTER_LINEAR)
+    dice_mask = _painted_out(small.shape[:2], [piece.points for piece in pieces], side)
+    _, fine = _fine_surface(small, dice_mask)
     second = _generic_pass(small, fine, dice_mask == 0)
     if second is None:
         return []
@@ -399,8 +406,7 @@ def _find_beside(small: np.ndarray, scale: float, known: list[DieCandidate]
     for die in known:
         x, y, w, h = (round(v * scale) for v in die.box)
         known_mask[max(0, y):max(0, y + h), max(0, x):max(0, x + w)] = 1
-    size = (small.shape[1], small.shape[0])
-    rough = cv2.resize(bgm.robust_background(small, BACKGROUND_COLS, ROUGH_MEDIAN), size)
+    rough = _rough_surface(small)
     found = _generic_pass(small, rough, None, known_mask > 0, shift=0)
     return [] if found is None else _plausible_dice(found[0], small.shape, scale)
 
