@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from collections import defaultdict
@@ -26,6 +25,7 @@ import numpy as np
 
 from pi_reader.vision.face_samples import is_held_out
 from pi_reader.vision.locate import DieCandidate, LocateError, SceneModel, find_dice, learn_scene
+from pi_reader.vision.recorded import shared_sets_dir
 
 DEFAULT_SETS = ("qwixx-rendered", "qwixx-rendered-touching", "qwixx-rendered-more",
                 "real-d6-overhead")
@@ -156,9 +156,8 @@ def run_set(root: Path, generic: bool = False, validation_only: bool = False) ->
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", nargs="*", default=list(DEFAULT_SETS))
-    beside_repo = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
     parser.add_argument("--datasets", type=Path,
-                        default=Path(os.environ.get("PI_READER_DATASETS", beside_repo)))
+                        default=shared_sets_dir(Path(__file__).resolve().parent.parent))
     parser.add_argument("--worst", type=int, default=5, help="list this many worst frames")
     parser.add_argument("--generic", action="store_true",
                         help="ignore calibration frames: generic mode everywhere")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import sys
 import time
@@ -30,6 +29,7 @@ import numpy as np
 
 from pi_reader.vision import pips
 from pi_reader.vision.face_samples import is_held_out, iter_labelled_frames
+from pi_reader.vision.recorded import shared_sets_dir
 
 DEFAULT_SETS = ("qwixx-rendered", "qwixx-rendered-touching", "qwixx-rendered-more",
                 "real-d6-overhead")
@@ -158,7 +158,7 @@ def print_report(set_name: str, result: dict[str, dict[str, object]]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Accuracy and speed of the pip reader.")
     parser.add_argument("--datasets", type=Path,
-                        default=Path(os.environ.get("PI_READER_DATASETS", "../shared/datasets")))
+                        default=shared_sets_dir(Path(__file__).resolve().parent.parent))
     parser.add_argument("--sets", nargs="+", default=list(DEFAULT_SETS))
     parser.add_argument("--split", choices=("held-out", "all"), default="held-out")
     parser.add_argument("--reader", choices=("combined", "classical"), default="combined")

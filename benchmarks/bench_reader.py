@@ -34,7 +34,7 @@ from pi_reader.vision.calibration import CalibrationError, calibrate
 from pi_reader.vision.face_samples import is_held_out
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.reader import read_roll
-from pi_reader.vision.recorded import RecordedSet, load_recorded_set
+from pi_reader.vision.recorded import RecordedSet, load_recorded_set, shared_sets_dir
 from pi_reader.vision.replay import replay
 
 DEFAULT_SETS = (
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--datasets",
         type=Path,
-        default=Path(os.environ.get("PI_READER_DATASETS", REPO.parent / "shared" / "datasets")),
+        default=shared_sets_dir(REPO),
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per set")
     parser.add_argument("--held-out", action="store_true",

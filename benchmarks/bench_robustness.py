@@ -28,7 +28,7 @@ import numpy as np
 from pi_reader.vision.calibration import CalibrationError, calibrate
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.reader import read_roll
-from pi_reader.vision.recorded import LabelledFrame, load_recorded_set
+from pi_reader.vision.recorded import LabelledFrame, load_recorded_set, shared_sets_dir
 from pi_reader.vision.scoring import score_frame
 
 DEFAULT_SETS = ("qwixx-rendered", "qwixx-rendered-more")
@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--datasets",
         type=Path,
-        default=Path(os.environ.get("PI_READER_DATASETS", REPO.parent / "shared" / "datasets")),
+        default=shared_sets_dir(REPO),
     )
     parser.add_argument("--changes", nargs="+", choices=list(CHANGES), default=list(CHANGES))
     args = parser.parse_args(argv)

@@ -6,7 +6,6 @@ and in CI; ``PI_READER_DATASETS`` points elsewhere.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,18 +13,14 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
+from pi_reader.vision.recorded import shared_sets_dir
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
-
-
-def shared_datasets_dir() -> Path:
-    """The folder holding the shared recorded sets."""
-    configured = os.environ.get("PI_READER_DATASETS")
-    return Path(configured) if configured else REPO_ROOT.parent / "shared" / "datasets"
 
 
 @pytest.fixture(scope="session")
 def datasets_dir() -> Path:
-    path = shared_datasets_dir()
+    path = shared_sets_dir(REPO_ROOT)
     if not path.is_dir():
         pytest.fail(f"the shared data sets are missing at {path}; set PI_READER_DATASETS")
     return path

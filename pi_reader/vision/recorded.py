@@ -13,6 +13,7 @@ skipped label would make every accuracy figure computed from the set wrong.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,16 @@ from pi_reader.vision.types import DIE_COLOURS
 
 LABELS_FILE = "labels.jsonl"
 FRAME_KINDS = ("roll", "calibration")
+# Names the folder of the shared recorded sets for the tests and benchmarks, where it is not
+# ``shared/datasets`` beside the checkout.
+DATASETS_ENV = "PI_READER_DATASETS"
+
+
+def shared_sets_dir(checkout: Path) -> Path:
+    """The folder holding the shared recorded sets: ``$PI_READER_DATASETS``, else
+    ``shared/datasets`` beside the ``checkout`` (where developer machines and CI keep them)."""
+    configured = os.environ.get(DATASETS_ENV)
+    return Path(configured) if configured else checkout.parent / "shared" / "datasets"
 
 
 class RecordedSetError(ValueError):

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from pi_reader.vision.recorded import RecordedSetError, load_recorded_set
+from pi_reader.vision.recorded import (
+    DATASETS_ENV,
+    RecordedSetError,
+    load_recorded_set,
+    shared_sets_dir,
+)
 
 
 def test_the_shared_sets_load_with_their_documented_sizes(datasets_dir):
@@ -94,3 +100,10 @@ def test_a_folder_without_labels_is_not_a_set(tmp_path):
         load_recorded_set(tmp_path / "missing")
     with pytest.raises(RecordedSetError, match="no labelled frames"):
         load_recorded_set(write(tmp_path, ""))
+
+
+def test_the_shared_sets_are_found_beside_the_checkout_or_where_the_variable_says(monkeypatch):
+    monkeypatch.delenv(DATASETS_ENV, raising=False)
+    assert shared_sets_dir(Path("/src/pi-reader")) == Path("/src/shared/datasets")
+    monkeypatch.setenv(DATASETS_ENV, "/data/sets")
+    assert shared_sets_dir(Path("/src/pi-reader")) == Path("/data/sets")
