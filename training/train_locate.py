@@ -2,7 +2,10 @@
 
 Run (PyTorch is needed here only, never by the reader, which loads the ONNX file with OpenCV):
 
-    python training/train_locate.py --datasets ../shared/datasets
+    python training/train_locate.py --datasets ../shared/datasets --minutes 70
+
+(the shipped net: 13,989 steps in those 70 minutes on the 2-core development machine; training
+runs for a time budget, so another machine makes another number of steps).
 
 The net sees the frame scaled to ``INPUT`` pixels square (letterboxed) and answers, at a quarter
 of that resolution, a heatmap of die centres and each die's width and height. Training images:
