@@ -224,8 +224,11 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None) -> Calibration:
         raise CalibrationError(f"{len(cocked)} die(s) not lying flat; lay every die flat")
     boxes = [int_box(c.box) for c in candidates]
     tray = colour.tray_chroma(frame, boxes)
-    relative = [colour.die_pixel_chroma(*die_pixels(frame, c), tray) for c in candidates]
-    naming = colour.name_six_dice(relative)
+    pixels = [die_pixels(frame, c) for c in candidates]
+    relative = [colour.die_pixel_chroma(*p, tray) for p in pixels]
+    naming = colour.name_six_dice(
+        relative, [colour.die_pixel_chroma(*p, tray, clipped_last=True) for p in pixels]
+    )
     if naming.cost > MAX_NAMING_COST:
         raise CalibrationError(
             "cannot tell the six dice apart as two white, red, yellow, green and blue "

@@ -83,35 +83,57 @@ def tray_chroma(frame: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> Ch
     return (float(np.median(chroma[:, 0])), float(np.median(chroma[:, 1])))
 
 
-def die_pixel_chroma(patch: np.ndarray, mask: np.ndarray | None, tray: Chroma) -> np.ndarray:
+def die_pixel_chroma(
+    patch: np.ndarray, mask: np.ndarray | None, tray: Chroma, *, clipped_last: bool = False
+) -> np.ndarray:
     """The chroma, relative to the tray, of the pixels of one die that carry its colour.
 
     ``patch`` is BGR and ``mask`` is true on the die. Keeps pixels that are not clipped in all
-    three channels and not dark (pips, shadow), then drops tray-like ones unless most of the
-    die is tray-like (a die the colour of the tray). Returns an ``(N, 2)`` array, brightest
-    pixels first (a white die's lit face is its best white reference, see name_six_dice).
+    three channels and not dark (pips, shadow), then drops tray-like ones unless the die itself
+    is tray-like (a die the colour of the tray). That is judged on the middle of the die's
+    region, which is die whatever else the region holds: a region made loose by a long shadow
+    is mostly tray, yet its tray pixels must not colour the die. Returns an ``(N, 2)`` array,
+    brightest pixels first (a white die's lit face is its best white reference, see
+    name_six_dice); with ``clipped_last`` every pixel with a channel clipped comes after every
+    pixel without one.
     """
-    pixels = patch.reshape(-1, 3) if mask is None else patch[mask]
+    if mask is None:
+        mask = np.ones(patch.shape[:2], dtype=bool)
+    pixels = patch[mask]
     if len(pixels) == 0:
         return np.zeros((1, 2), dtype=np.float32)
+    middle = _middle_of(mask)[mask]
     brightest = pixels.max(axis=1).astype(np.float32)
     k = int(0.9 * (len(brightest) - 1))
     bright_level = float(np.partition(brightest, k)[k])
     # A pixel with one or two channels clipped still shows which way its hue lies (a bright
     # yellow is 255, 255, 140); only a pixel clipped in all three has lost its colour.
-    unclipped = pixels.min(axis=1) < _CLIPPED
-    keep = unclipped & (brightest >= _DARK_FRACTION * bright_level)
-    usable, level = pixels[keep], brightest[keep]
-    if len(usable) < 8:
-        usable, level = pixels, brightest
-    usable = usable[np.argsort(-level, kind="stable")]
-    chroma = log_chroma(usable) - np.asarray(tray, dtype=np.float32)
-    off_tray = chroma[np.hypot(chroma[:, 0], chroma[:, 1]) > _TRAY_RADIUS]
-    # Tray-like pixels are dropped only while they are the minority: when most of a die looks
-    # like the tray, it is a die of the tray's colour and those pixels are its colour.
-    if len(off_tray) >= max(8, len(chroma) // 2):
-        chroma = off_tray
+    keep = (pixels.min(axis=1) < _CLIPPED) & (brightest >= _DARK_FRACTION * bright_level)
+    if np.count_nonzero(keep) < 8:
+        keep = np.ones(len(pixels), dtype=bool)
+    level, middle = brightest[keep], middle[keep]
+    order = (
+        np.lexsort((-level, level >= _CLIPPED)) if clipped_last
+        else np.argsort(-level, kind="stable")
+    )
+    chroma = log_chroma(pixels[keep][order]) - np.asarray(tray, dtype=np.float32)
+    off_tray = np.hypot(chroma[:, 0], chroma[:, 1]) > _TRAY_RADIUS
+    # Tray-like pixels are kept only when most of the die's middle looks like the tray: a die of
+    # the tray's colour, whose tray-like pixels are its colour.
+    middle = middle[order]
+    tray_coloured = np.count_nonzero(off_tray[middle]) < np.count_nonzero(middle) / 2
+    if np.count_nonzero(off_tray) >= 8 and not tray_coloured:
+        chroma = chroma[off_tray]
     return chroma
+
+
+def _middle_of(mask: np.ndarray) -> np.ndarray:
+    """The middle of a region: its pixels at least half as deep inside it as its deepest one
+    (for a square, the middle square of half its side)."""
+    # Padded with a border of zeros: the patch's edge is the region's edge too.
+    padded = cv2.copyMakeBorder(mask.astype(np.uint8), 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    depth = cv2.distanceTransform(padded, cv2.DIST_L2, 3)[1:-1, 1:-1]
+    return depth >= 0.5 * float(depth.max())
 
 
 def summary_chroma(relative: np.ndarray, tray: Chroma) -> Chroma:
@@ -174,7 +196,9 @@ class SixDiceNaming:
     gap: float
 
 
-def name_six_dice(relative: list[np.ndarray]) -> SixDiceNaming:
+def name_six_dice(
+    relative: list[np.ndarray], unclipped_first: list[np.ndarray] | None = None
+) -> SixDiceNaming:
     """Name six dice as white, white, red, yellow, green, blue, with a cost and a gap.
 
     ``relative`` holds each die's pixel chromas (tray-relative, from die_pixel_chroma). Every
@@ -184,14 +208,36 @@ def name_six_dice(relative: list[np.ndarray]) -> SixDiceNaming:
     disagreement + hue errors + too little colour in a "coloured" die) wins; ``gap`` is how much
     more the best *different* naming costs, so a caller can refuse a frame where two namings fit
     almost equally (a white die and a blue die clipped white on top, say).
+
+    ``unclipped_first`` is the same dice's chromas with clipped pixels last (die_pixel_chroma's
+    ``clipped_last``); the white point is then also read from those, and the cheaper naming
+    wins. A white die's lit face is the best white reference unless a channel is clipped there
+    (a warm lamp clips red first, and the face then looks bluish); its unclipped pixels are
+    then the better one, though on a face clipped all over they are its shaded sides, tinted by
+    the tray: neither reference is right in every frame.
     Raises ColourError unless exactly six dice are given.
     """
-    if len(relative) != 6:
+    if len(relative) != 6 or (unclipped_first is not None and len(unclipped_first) != 6):
         raise ColourError(f"naming needs exactly six dice, got {len(relative)}")
-    # The white point is read from each die's brightest pixels: its lit face, not the shaded
-    # sides that pick up the tray's colour.
-    medians = [np.median(r[: max(1, int(len(r) * _LIT_SHARE))], axis=0) for r in relative]
     costs: dict[tuple[str, ...], float] = {}
+    for references in (relative, unclipped_first or []):
+        if references:
+            _add_naming_costs(relative, _lit_chromas(references), costs)
+    ranked = sorted(costs.items(), key=lambda item: item[1])
+    (best, cost), (_, runner_up) = ranked[0], ranked[1]
+    return SixDiceNaming(names=list(best), cost=cost, gap=runner_up - cost)
+
+
+def _lit_chromas(relative: list[np.ndarray]) -> list[np.ndarray]:
+    """Each die's lit-face chroma: the median of its first (brightest) pixels, not the shaded
+    sides that pick up the tray's colour."""
+    return [np.median(r[: max(1, int(len(r) * _LIT_SHARE))], axis=0) for r in relative]
+
+
+def _add_naming_costs(
+    relative: list[np.ndarray], medians: list[np.ndarray], costs: dict[tuple[str, ...], float]
+) -> None:
+    """The cost of every naming with these lit-face chromas, kept where lower than in costs."""
     for whites in itertools.combinations(range(6), 2):
         white_point = (medians[whites[0]] + medians[whites[1]]) / 2.0
         white_spread = float(np.hypot(*(medians[whites[0]] - medians[whites[1]])))
@@ -206,9 +252,6 @@ def name_six_dice(relative: list[np.ndarray]) -> SixDiceNaming:
                 names[i] = name
             key = tuple(names)
             costs[key] = min(cost, costs.get(key, math.inf))
-    ranked = sorted(costs.items(), key=lambda item: item[1])
-    (best, cost), (_, runner_up) = ranked[0], ranked[1]
-    return SixDiceNaming(names=list(best), cost=cost, gap=runner_up - cost)
 
 
 def generic_colour(chroma: Chroma, white_point: Chroma = (0.0, 0.0)) -> tuple[str, float]:

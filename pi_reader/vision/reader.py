@@ -146,8 +146,9 @@ def _read_dice(
     """Name, read and score each die; ``faces`` are the top faces when already read."""
     boxes = [int_box(c.box) for c in candidates]
     tray = colour.tray_chroma(frame, boxes)
-    relative = [colour.die_pixel_chroma(*die_pixels(frame, c), tray) for c in candidates]
-    names, colour_confidence = _name_colours(relative, tray, calibration, expected)
+    pixels = [die_pixels(frame, c) for c in candidates]
+    relative = [colour.die_pixel_chroma(*p, tray) for p in pixels]
+    names, colour_confidence = _name_colours(relative, tray, calibration, expected, pixels)
     # The calibrated die size helps the pips reader (measured: 70.2 % against 69.3 % of the faces
     # of qwixx-rendered); locate's per-die side in the generic mode does not (68.2 %), so there
     # the pips reader measures the die itself.
@@ -210,11 +211,14 @@ def _name_colours(
     tray: colour.Chroma,
     calibration: Calibration | None,
     expected: list[str],
+    pixels: list[tuple[np.ndarray, np.ndarray]],
 ) -> tuple[list[str], list[float]]:
     """Colour names and their confidences (1.0 where colour is not part of the answer).
 
     With a calibration the dice are first named jointly against the roll's ``expected`` colours
-    (see colour.name_jointly), then each on its own when that does not fit.
+    (see colour.name_jointly), then each on its own when that does not fit. ``pixels`` are the
+    dice's patches and masks (die_pixels), which six dice without a calibration are named from
+    as at calibration.
     """
     if calibration is not None:
         scores = [colour.likelihoods(r, calibration.colour_models) for r in relative]
@@ -224,7 +228,9 @@ def _name_colours(
         return names, [colour.margin_confidence(s, n) for s, n in zip(scores, names, strict=True)]
     if len(relative) == 6:
         # Six dice are probably a Qwixx roll: name them together, as calibration does.
-        naming = colour.name_six_dice(relative)
+        naming = colour.name_six_dice(
+            relative, [colour.die_pixel_chroma(*p, tray, clipped_last=True) for p in pixels]
+        )
         if naming.cost <= MAX_NAMING_COST and naming.gap >= MIN_NAMING_GAP:
             return naming.names, [1.0] * 6
     summaries = [colour.summary_chroma(r, tray) for r in relative]

@@ -158,3 +158,49 @@ def test_joint_naming_does_not_hide_a_real_second_red_die():
     ]
     assert colour.name_jointly(dice, EXPECTED) is None
     assert colour.name_jointly([*dice, scores("white")], EXPECTED) is None
+
+
+def test_a_loose_die_region_mostly_tray_gives_the_die_its_own_colour():
+    # A blue die filling the middle of a region a long shadow made loose: three quarters of the
+    # region is red tray, yet only the die's pixels are its colour.
+    patch = np.full((40, 40, 3), (60, 60, 200), dtype=np.uint8)
+    patch[10:30, 10:30] = (200, 90, 40)
+    tray = tuple(colour.log_chroma(np.array((60, 60, 200), dtype=np.uint8)).tolist())
+    relative = colour.die_pixel_chroma(patch, None, tray)
+    assert len(relative) == 400
+    assert colour.generic_colour(colour.summary_chroma(relative, tray))[0] == "blue"
+
+
+def test_a_die_the_colour_of_the_tray_keeps_its_tray_like_pixels():
+    patch = np.full((40, 40, 3), (60, 60, 200), dtype=np.uint8)
+    patch[10:30, 10:30] = (62, 60, 205)  # a red die on a red tray
+    patch[:5] = (200, 200, 200)  # and a pale strip of something else at the region's edge
+    tray = tuple(colour.log_chroma(np.array((60, 60, 200), dtype=np.uint8)).tolist())
+    relative = colour.die_pixel_chroma(patch, None, tray)
+    assert len(relative) == 40 * 40
+
+
+def test_clipped_last_puts_every_pixel_with_a_clipped_channel_after_the_others():
+    patch = np.array([[(255, 250, 200), (180, 180, 180), (250, 255, 255), (90, 90, 90)]],
+                     dtype=np.uint8)
+    relative = colour.die_pixel_chroma(patch, None, (0.0, 0.0), clipped_last=True)
+    first = colour.log_chroma(np.array((180, 180, 180), dtype=np.uint8))
+    assert np.allclose(relative[0], first)
+
+
+@pytest.mark.parametrize("scenario", ["s00", "s05"])
+def test_dice_on_a_red_tray_are_named_under_a_warmer_lamp_that_clips_red(datasets_dir, scenario):
+    # The render's white faces were at 255; a warmer lamp (red x1.1) leaves them clipped in red
+    # alone, so their lit faces look bluish and no longer show the light's colour.
+    frame = labelled(datasets_dir, "qwixx-rendered-more", f"{scenario}/calibration.jpg")
+    gains = np.array((0.75, 0.95, 1.1), dtype=np.float32)
+    image = np.clip(pixels(frame).astype(np.float32) * gains, 0, 255).astype(np.uint8)
+    candidates = locate.find_dice(image, locate.learn_scene(image))
+    tray = colour.tray_chroma(image, [int_box(c.box) for c in candidates])
+    regions = [die_pixels(image, c) for c in candidates]
+    naming = colour.name_six_dice(
+        [colour.die_pixel_chroma(*r, tray) for r in regions],
+        [colour.die_pixel_chroma(*r, tray, clipped_last=True) for r in regions],
+    )
+    assert naming.names == [label_under(frame, c.centre) for c in candidates]
+    assert naming.gap > 0.1
