@@ -1,6 +1,9 @@
 """How the calibrated reader holds up when the camera or the light changes: each recorded scenario
 is replayed with its calibration frame and its rolls changed alike (white balance, exposure,
-gamma, blur, noise, JPEG, scale), as if another camera or lamp had recorded it.
+gamma, blur, noise, JPEG, scale), as if another camera or lamp had recorded it. The change
+``closeup`` instead crops each roll to its own dice (a die's side of margin) and scales it to
+1024 px, as a camera much closer to the dice would see them: read in the generic mode, since no
+calibration frame fits every crop (``--sets real-d6-overhead --changes none closeup``).
 
 Run: ``python benchmarks/bench_robustness.py [--sets NAME ...] [--datasets DIR]
 [--changes NAME ...]``.
@@ -8,7 +11,8 @@ Run: ``python benchmarks/bench_robustness.py [--sets NAME ...] [--datasets DIR]
 Printed per set and change: dice with colour and value right, dice given a wrong value or colour
 (not refused: the failures that matter), and the scenarios whose calibration was refused (their
 rolls are then read in generic mode, as ``replay`` does, where colours are only guesses). The
-unchanged row is the baseline. Only sets with calibration frames are meaningful here.
+unchanged row is the baseline. Apart from ``closeup``, only sets with calibration frames are
+meaningful here.
 """
 
 from __future__ import annotations
@@ -69,12 +73,39 @@ def _scale(factor: float) -> Callable[[np.ndarray], np.ndarray]:
     return lambda image: cv2.resize(image, None, fx=factor, fy=factor, interpolation=method)
 
 
+Reframe = Callable[[np.ndarray, LabelledFrame], tuple[np.ndarray, LabelledFrame]]
+CLOSEUP_PX = 1024
+
+
+def _close_up(image: np.ndarray, frame: LabelledFrame) -> tuple[np.ndarray, LabelledFrame]:
+    """The frame cropped to its dice with a die's side of margin, long side scaled to CLOSEUP_PX;
+    the labels moved with it."""
+    if not frame.dice:
+        return image, frame
+    margin = float(np.median([max(d.box[2], d.box[3]) for d in frame.dice]))
+    x0 = max(0, int(min(d.box[0] for d in frame.dice) - margin))
+    y0 = max(0, int(min(d.box[1] for d in frame.dice) - margin))
+    x1 = min(image.shape[1], int(max(d.box[0] + d.box[2] for d in frame.dice) + margin))
+    y1 = min(image.shape[0], int(max(d.box[1] + d.box[3] for d in frame.dice) + margin))
+    factor = CLOSEUP_PX / max(x1 - x0, y1 - y0)
+    method = cv2.INTER_AREA if factor < 1 else cv2.INTER_LINEAR
+    crop = cv2.resize(image[y0:y1, x0:x1], None, fx=factor, fy=factor, interpolation=method)
+    dice = tuple(
+        replace(d, box=((d.box[0] - x0) * factor, (d.box[1] - y0) * factor,
+                        d.box[2] * factor, d.box[3] * factor))
+        for d in frame.dice
+    )
+    return crop, replace(frame, dice=dice)
+
+
 @dataclass(frozen=True)
 class Change:
-    """One way the recording could have been made differently; ``scale`` moves the labels."""
+    """One way the recording could have been made differently; ``scale`` moves the labels, and
+    ``reframe`` crops each roll around its own dice (no calibration then: generic mode)."""
 
     apply: Callable[[np.ndarray], np.ndarray]
     scale: float = 1.0
+    reframe: Reframe | None = None
 
 
 CHANGES: dict[str, Change] = {
@@ -89,6 +120,7 @@ CHANGES: dict[str, Change] = {
     "jpeg50": Change(_jpeg(50)),
     "scale0.7": Change(_scale(0.7), 0.7),
     "scale1.3": Change(_scale(1.3), 1.3),
+    "closeup": Change(lambda image: image, reframe=_close_up),
 }
 
 
@@ -105,7 +137,7 @@ def run(set_dir: Path, change: Change) -> tuple[float, int, list[str]]:
     calibrations: dict[str | None, object] = {}
     for frame in recorded.rolls():
         if frame.scenario not in calibrations:
-            cal_frame = recorded.calibration_for(frame.scenario)
+            cal_frame = None if change.reframe else recorded.calibration_for(frame.scenario)
             try:
                 calibrations[frame.scenario] = (
                     calibrate(change.apply(load_frame(cal_frame.path))) if cal_frame else None
@@ -114,8 +146,11 @@ def run(set_dir: Path, change: Change) -> tuple[float, int, list[str]]:
                 calibrations[frame.scenario] = None
                 refused.append(str(frame.scenario))
         image = change.apply(load_frame(frame.path))
+        labels = _scaled_labels(frame, change.scale)
+        if change.reframe:
+            image, labels = change.reframe(image, labels)
         reading = read_roll(image, calibrations[frame.scenario], frame.removed)  # type: ignore[arg-type]
-        score = score_frame(_scaled_labels(frame, change.scale), reading, 0.0)
+        score = score_frame(labels, reading, 0.0)
         total += len(frame.dice)
         right += len(score.pairs) - len(score.wrong)
         wrong += sum(1 for _, die in score.wrong if die.value is not None)

@@ -37,6 +37,14 @@ SAME_DIE = 0.5
 # (inside the 8..40 px it was trained on, where 256 px across a whole photo gives 12..18).
 MERGED_SIZE = 1.35
 CLOSE_LOOK_DIE_PX = 28.0
+# A close-up's dice are larger than the net was trained on, and it answers their pips and parts
+# as many smaller dice. While a look finds a die larger than LARGE_DIE_PX at the net's input (or
+# finds none), the frame is looked at again from twice as far, down to FARTHEST of the input;
+# the dice of a farther look at least FAR_DIE_PX there replace whatever the nearer looks found
+# inside them.
+LARGE_DIE_PX = 26.0
+FAR_DIE_PX = 16.0
+FARTHEST = 0.25
 
 
 @dataclass(frozen=True)
@@ -58,10 +66,10 @@ def detect(frame_bgr: np.ndarray, path: Path = MODEL_PATH,
     ``shrunk`` is the frame already scaled down (to at least INPUT pixels on its long side), when
     the caller has one: scaling a 7.5 MP photo down is a third of the detector's time.
     """
-    found = _detect_once(frame_bgr, path, threshold, shrunk)
+    found = _from_far_enough(frame_bgr, path, threshold, shrunk)
     if len(found) < 2:
         return found
-    sides = [float(np.sqrt(d.size[0] * d.size[1])) for d in found]
+    sides = [_side(d) for d in found]
     median = float(np.median(sides))
     out: list[Detection] = []
     for die, side in zip(found, sides, strict=True):
@@ -69,6 +77,35 @@ def detect(frame_bgr: np.ndarray, path: Path = MODEL_PATH,
                  if side >= MERGED_SIZE * median else [])
         out.extend(parts if len(parts) >= 2 else [die])
     return _one_per_die(sorted(out, key=lambda d: -d.score))
+
+
+def _from_far_enough(frame_bgr: np.ndarray, path: Path, threshold: float,
+                     shrunk: np.ndarray | None) -> list[Detection]:
+    """The dice of the frame filling the net's input, and of farther looks while dice are too
+    large (see LARGE_DIE_PX)."""
+    found = _detect_once(frame_bgr, path, threshold, shrunk)
+    fill = 1.0
+    per_pixel = INPUT / max(frame_bgr.shape[:2])  # net input pixels per frame pixel, at fill 1
+    while fill > FARTHEST and (
+        not found or max(_side(d) for d in found) * fill * per_pixel > LARGE_DIE_PX
+    ):
+        fill /= 2.0
+        farther = [d for d in _detect_once(frame_bgr, path, threshold, shrunk, fill)
+                   if _side(d) * fill * per_pixel >= FAR_DIE_PX]
+        if not farther:
+            break
+        nearer = [d for d in found if not any(_inside(d.centre, far) for far in farther)]
+        found = _one_per_die(sorted(farther + nearer, key=lambda d: -d.score))
+    return found
+
+
+def _side(die: Detection) -> float:
+    return float(np.sqrt(die.size[0] * die.size[1]))
+
+
+def _inside(point: tuple[float, float], die: Detection) -> bool:
+    return (abs(point[0] - die.centre[0]) <= die.size[0] / 2
+            and abs(point[1] - die.centre[1]) <= die.size[1] / 2)
 
 
 def _closer_look(frame_bgr: np.ndarray, die: Detection, median_side: float, path: Path,
@@ -90,10 +127,11 @@ def _closer_look(frame_bgr: np.ndarray, die: Detection, median_side: float, path
 
 
 def _detect_once(frame_bgr: np.ndarray, path: Path, threshold: float,
-                 shrunk: np.ndarray | None = None) -> list[Detection]:
-    """The net's dice at one scale: the frame (or its ``shrunk`` copy) letterboxed to its input."""
+                 shrunk: np.ndarray | None = None, fill: float = 1.0) -> list[Detection]:
+    """The net's dice at one scale: the frame (or its ``shrunk`` copy) letterboxed to its input,
+    its long side ``fill`` of the input's."""
     h, w = frame_bgr.shape[:2]
-    scale = INPUT / max(h, w)
+    scale = fill * INPUT / max(h, w)
     source = frame_bgr if shrunk is None or max(shrunk.shape[:2]) < INPUT else shrunk
     small = cv2.resize(source, (max(1, round(w * scale)), max(1, round(h * scale))),
                        interpolation=cv2.INTER_AREA)

@@ -361,7 +361,9 @@ def test_the_detector_looks_closer_at_a_die_much_larger_than_the_others(monkeypa
              Detection((500, 500), (100, 190), 0.7)]
     looked_at = []
 
-    def detect_once(image, path, threshold, shrunk=None):
+    def detect_once(image, path, threshold, shrunk=None, fill=1.0):
+        if fill < 1.0:
+            return []  # seen from farther, nothing new
         if image.shape[:2] == frame.shape[:2]:
             return whole
         looked_at.append(image.shape[:2])
@@ -386,9 +388,58 @@ def test_a_die_that_is_truly_larger_stays_one_die(monkeypatch):
     big = Detection((500, 500), (180, 180), 0.7)
     whole = [Detection((200, 200), (100, 100), 0.9), Detection((800, 800), (100, 100), 0.8), big]
 
-    def detect_once(image, path, threshold, shrunk=None):
+    def detect_once(image, path, threshold, shrunk=None, fill=1.0):
         half = image.shape[0] / 2
+        if fill < 1.0:
+            return []
         return whole if image.shape == frame.shape else [Detection((half, half), (180, 180), 0.9)]
 
     monkeypatch.setattr(locate_detector, "_detect_once", detect_once)
     assert big in locate_detector.detect(frame)
+
+
+def test_dice_too_large_for_the_net_are_found_from_farther(monkeypatch):
+    # A close-up: at the net's input the die is far larger than it was trained on and it answers
+    # pips as small dice; seen from twice as far the die is one; a die found outside it stays.
+    Detection = locate_detector.Detection
+    frame = np.full((1000, 1000, 3), 150, np.uint8)
+    fragments = [Detection((460, 460), (100, 100), 0.6), Detection((540, 540), (100, 100), 0.55)]
+    apart = Detection((900, 100), (120, 120), 0.7)  # 31 px at the net's input: too large
+    die = Detection((500, 500), (180, 180), 0.9)  # 23 px at half the input
+    fills = []
+
+    def detect_once(image, path, threshold, shrunk=None, fill=1.0):
+        fills.append(fill)
+        return [*fragments, apart] if fill == 1.0 else [die]
+
+    monkeypatch.setattr(locate_detector, "_detect_once", detect_once)
+    found = locate_detector.detect(frame)
+    assert fills == [1.0, 0.5]  # the die is in the net's range at half: no look from farther
+    assert sorted(d.centre for d in found) == [(500, 500), (900, 100)]
+
+
+def test_dice_in_the_nets_range_are_not_looked_at_from_farther(monkeypatch):
+    Detection = locate_detector.Detection
+    frame = np.full((1000, 1000, 3), 150, np.uint8)
+    fills = []
+
+    def detect_once(image, path, threshold, shrunk=None, fill=1.0):
+        fills.append(fill)
+        return [Detection((300, 300), (60, 60), 0.9), Detection((700, 700), (60, 60), 0.9)]
+
+    monkeypatch.setattr(locate_detector, "_detect_once", detect_once)
+    assert len(locate_detector.detect(frame)) == 2
+    assert fills == [1.0]
+
+
+@pytest.mark.skipif(not locate_detector.available(), reason="detector weights not shipped")
+def test_generic_mode_finds_a_real_die_photographed_close_up(datasets_dir):
+    # A held-out photo's die cut out so that it spans two fifths of the frame: 100 px at the
+    # net's input, where its training dice were 8..40 px.
+    frame, dice = load(datasets_dir, REAL, REAL_HELD_OUT[0])
+    x, y, w, h = dice[0]["box"]
+    side = 2.5 * max(w, h)
+    x0, y0 = int(max(0, x + w / 2 - side / 2)), int(max(0, y + h / 2 - side / 2))
+    close = np.ascontiguousarray(frame[y0:y0 + int(side), x0:x0 + int(side)])
+    found = [c for c in find_dice(close) if c.confirmed]
+    assert any(covers(c, [x - x0, y - y0, w, h]) for c in found)
