@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from pi_reader.vision import locate_detector
+from pi_reader.vision import locate_blobs, locate_detector
 from pi_reader.vision.locate import (
     DieCandidate,
     LocateError,
@@ -443,3 +443,34 @@ def test_generic_mode_finds_a_real_die_photographed_close_up(datasets_dir):
     close = np.ascontiguousarray(frame[y0:y0 + int(side), x0:x0 + int(side)])
     found = [c for c in find_dice(close) if c.confirmed]
     assert any(covers(c, [x - x0, y - y0, w, h]) for c in found)
+
+
+def _holes_filled_by_labelling(mask: np.ndarray, max_hole: float) -> np.ndarray:
+    """The plain definition: background components off the border, at most max_hole pixels."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats((mask == 0).astype(np.uint8),
+                                                           connectivity=4)
+    h, w = mask.shape
+    x, y, bw, bh, area = (stats[:, i] for i in range(5))
+    inner = (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h) & (area <= max_hole)
+    out = mask.copy()
+    out[inner[labels] & (mask == 0)] = 1
+    return out
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_filling_holes_by_contours_matches_labelling_the_background(seed):
+    # Dice-like blobs with pips punched out (small holes), a ring (a hole far over the bound)
+    # and blobs cut by the frame's edge, whose notches are not holes.
+    rng = np.random.default_rng(seed)
+    mask = np.zeros((384, 512), np.uint8)
+    for _ in range(12):
+        cx, cy, side = rng.integers(0, 512), rng.integers(0, 384), rng.integers(20, 50)
+        cv2.rectangle(mask, (cx - side // 2, cy - side // 2), (cx + side // 2, cy + side // 2),
+                      1, -1)
+        for _ in range(rng.integers(1, 7)):
+            dx, dy = rng.integers(-side // 3, side // 3, size=2)
+            cv2.circle(mask, (int(cx + dx), int(cy + dy)), int(rng.integers(2, 5)), 0, -1)
+    cv2.circle(mask, (256, 192), 90, 1, 12)
+    filled = locate_blobs.fill_holes(mask, 900.0)
+    assert np.array_equal(filled, _holes_filled_by_labelling(mask, 900.0))
+    assert (filled != mask).any()
