@@ -217,8 +217,9 @@ def name_six_dice(
     the tray: neither reference is right in every frame.
     Raises ColourError unless exactly six dice are given.
     """
-    if len(relative) != 6 or (unclipped_first is not None and len(unclipped_first) != 6):
-        raise ColourError(f"naming needs exactly six dice, got {len(relative)}")
+    for dice in (relative, unclipped_first or relative):
+        if len(dice) != 6:
+            raise ColourError(f"naming needs exactly six dice, got {len(dice)}")
     costs: dict[tuple[str, ...], float] = {}
     for references in (relative, unclipped_first or []):
         if references:

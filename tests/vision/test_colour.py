@@ -91,8 +91,10 @@ def test_a_colour_model_round_trips_through_json_and_refuses_nonsense():
 
 
 def test_naming_needs_six_dice():
-    with pytest.raises(colour.ColourError, match="exactly six"):
+    with pytest.raises(colour.ColourError, match="exactly six dice, got 5"):
         colour.name_six_dice([np.zeros((4, 2))] * 5)
+    with pytest.raises(colour.ColourError, match="exactly six dice, got 7"):
+        colour.name_six_dice([np.zeros((4, 2))] * 6, [np.zeros((4, 2))] * 7)
 
 
 @pytest.mark.parametrize(
