@@ -45,6 +45,10 @@ CLOSE_LOOK_DIE_PX = 28.0
 LARGE_DIE_PX = 26.0
 FAR_DIE_PX = 16.0
 FARTHEST = 0.25
+# A close-up's pips may also come out under LARGE_DIE_PX: a die seen from twice as far round two
+# or more nearer "dice" each at most PIP_SHARE of its side replaces them (two dice pressed
+# together are each more than half the side of a box round both).
+PIP_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -96,7 +100,23 @@ def _from_far_enough(frame_bgr: np.ndarray, path: Path, threshold: float,
             break
         nearer = [d for d in found if not any(_inside(d.centre, far) for far in farther)]
         found = _one_per_die(sorted(farther + nearer, key=lambda d: -d.score))
+    if fill == 1.0 and len(found) >= 2:
+        found = _pips_taken_for_dice(frame_bgr, path, threshold, shrunk, found, per_pixel)
     return found
+
+
+def _pips_taken_for_dice(frame_bgr: np.ndarray, path: Path, threshold: float,
+                         shrunk: np.ndarray | None, found: list[Detection],
+                         per_pixel: float) -> list[Detection]:
+    """``found``, with any group of small "dice" that a look from twice as far sees as one die
+    (their sides at most PIP_SHARE of its side) replaced by that die: a close-up's pips."""
+    farther = [d for d in _detect_once(frame_bgr, path, threshold, shrunk, 0.5)
+               if _side(d) * 0.5 * per_pixel >= FAR_DIE_PX]
+    for far in farther:
+        inside = [d for d in found if _inside(d.centre, far)]
+        if len(inside) >= 2 and all(_side(d) <= PIP_SHARE * _side(far) for d in inside):
+            found = [d for d in found if d not in inside] + [far]
+    return sorted(found, key=lambda d: -d.score)
 
 
 def _side(die: Detection) -> float:

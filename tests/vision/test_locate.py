@@ -418,18 +418,45 @@ def test_dice_too_large_for_the_net_are_found_from_farther(monkeypatch):
     assert sorted(d.centre for d in found) == [(500, 500), (900, 100)]
 
 
-def test_dice_in_the_nets_range_are_not_looked_at_from_farther(monkeypatch):
+def test_dice_in_the_nets_range_stay_as_found(monkeypatch):
+    # Ordinary dice: the look from twice as far (for pips taken for dice) sees them too small to
+    # count, and nothing changes; no look from farther still.
     Detection = locate_detector.Detection
     frame = np.full((1000, 1000, 3), 150, np.uint8)
+    dice = [Detection((300, 300), (60, 60), 0.9), Detection((700, 700), (60, 60), 0.9)]
     fills = []
 
     def detect_once(image, path, threshold, shrunk=None, fill=1.0):
         fills.append(fill)
-        return [Detection((300, 300), (60, 60), 0.9), Detection((700, 700), (60, 60), 0.9)]
+        return dice if fill == 1.0 else [Detection((300, 300), (30, 30), 0.5)]
 
     monkeypatch.setattr(locate_detector, "_detect_once", detect_once)
-    assert len(locate_detector.detect(frame)) == 2
-    assert fills == [1.0]
+    assert locate_detector.detect(frame) == dice
+    assert fills == [1.0, 0.5]
+
+
+@pytest.mark.parametrize("pressed_together", [False, True])
+def test_pips_taken_for_dice_give_way_to_the_die_seen_from_farther(monkeypatch,
+                                                                    pressed_together):
+    # A close-up where the net answers a five's pips as five small dice (each under the size
+    # that triggers a farther look): from twice as far it sees one die round them. Two dice
+    # pressed together, seen from farther as one box, are not pips: each is more than half
+    # that box's side.
+    Detection = locate_detector.Detection
+    frame = np.full((1000, 1000, 3), 150, np.uint8)
+    if pressed_together:
+        near = [Detection((450, 500), (95, 95), 0.8), Detection((550, 500), (95, 95), 0.8)]
+        far = Detection((500, 500), (190, 100), 0.6)
+    else:
+        near = [Detection((500 + dx, 500 + dy), (90, 90), 0.7)
+                for dx, dy in ((-120, -120), (120, -120), (0, 0), (-120, 120), (120, 120))]
+        far = Detection((500, 500), (420, 420), 0.9)
+
+    def detect_once(image, path, threshold, shrunk=None, fill=1.0):
+        return near if fill == 1.0 else [far]
+
+    monkeypatch.setattr(locate_detector, "_detect_once", detect_once)
+    assert locate_detector.detect(frame) == (near if pressed_together else [far])
 
 
 @pytest.mark.skipif(not locate_detector.available(), reason="detector weights not shipped")
