@@ -294,15 +294,15 @@ def _detected_dice(frame_bgr: np.ndarray, shape: tuple[int, int], scale: float, 
     found = detector.detect(frame_bgr) if detector.available() else []
     if len(found) != expected:
         raise error
-    masks = []
+    dice = []
     for die in found:
         (cx, cy), (w, h) = die.centre, die.size
-        mask = np.zeros(shape, bool)
-        x0, y0 = round((cx - w / 2) * scale), round((cy - h / 2) * scale)
-        x1, y1 = round((cx + w / 2) * scale), round((cy + h / 2) * scale)
-        mask[max(0, y0):max(0, y1), max(0, x0):max(0, x1)] = True
-        masks.append(np.argwhere(mask.T))
-    return masks
+        x0, y0 = max(0, round((cx - w / 2) * scale)), max(0, round((cy - h / 2) * scale))
+        x1 = min(shape[1], max(0, round((cx + w / 2) * scale)))
+        y1 = min(shape[0], max(0, round((cy + h / 2) * scale)))
+        xs, ys = np.meshgrid(np.arange(x0, x1), np.arange(y0, y1))
+        dice.append(np.stack([xs.ravel(), ys.ravel()], axis=1))
+    return dice
 
 
 def tray_outline(grid: np.ndarray, dice_centres: list[tuple[float, float]]
