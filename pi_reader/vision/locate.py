@@ -28,6 +28,7 @@ import numpy as np
 from pi_reader.vision import locate_background as bgm
 from pi_reader.vision import locate_blobs as blobs
 from pi_reader.vision import locate_detector as detector
+from pi_reader.vision.types import box_contains
 
 WORK_SIDE = 512
 SCENE_VERSION = 1
@@ -451,8 +452,7 @@ def _detected(frame_bgr: np.ndarray, shrunk: np.ndarray) -> list[DieCandidate]:
     """
     out = []
     for found in detector.detect(frame_bgr, shrunk=shrunk):
-        (cx, cy), (w, h) = found.centre, found.size
-        x0, y0 = cx - w / 2.0, cy - h / 2.0
+        x0, y0, w, h = found.box
         corners = np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], np.float32)
         out.append(DieCandidate(box=(round(x0), round(y0), round(w), round(h)), top_face=corners,
                                 side_px=float(np.sqrt(w * h)), mask_area=round(w * h),
@@ -472,15 +472,10 @@ def _with_second_opinion(first: list[DieCandidate], second: list[DieCandidate]
     or drop.
     """
     def apart(piece: DieCandidate) -> bool:
-        return not any(_inside(piece.centre, die.box) or _inside(die.centre, piece.box)
+        return not any(box_contains(die.box, piece.centre) or box_contains(piece.box, die.centre)
                        for die in first)
 
     return first + [replace(piece, confirmed=False) for piece in second if apart(piece)]
-
-
-def _inside(point: tuple[float, float], box: tuple[int, int, int, int]) -> bool:
-    x, y, w, h = box
-    return x <= point[0] <= x + w and y <= point[1] <= y + h
 
 
 def _cell(shape: tuple[int, ...]) -> int:

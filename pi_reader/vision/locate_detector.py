@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from pi_reader.vision import weights
+from pi_reader.vision.types import box_contains
 
 MODEL_PATH = weights.shipped("locate-centernet.onnx")
 INPUT = 256
@@ -57,6 +58,11 @@ class Detection:
     size: tuple[float, float]  # width, height in the frame's pixels
     score: float
 
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        (cx, cy), (w, h) = self.centre, self.size
+        return (cx - w / 2, cy - h / 2, w, h)
+
 
 def available(path: Path = MODEL_PATH) -> bool:
     return path.is_file()
@@ -98,7 +104,7 @@ def _from_far_enough(frame_bgr: np.ndarray, path: Path, threshold: float,
                    if _side(d) * fill * per_pixel >= FAR_DIE_PX]
         if not farther:
             break
-        nearer = [d for d in found if not any(_inside(d.centre, far) for far in farther)]
+        nearer = [d for d in found if not any(box_contains(far.box, d.centre) for far in farther)]
         found = _one_per_die(sorted(farther + nearer, key=lambda d: -d.score))
     if fill == 1.0 and len(found) >= 2:
         found = _pips_taken_for_dice(frame_bgr, path, threshold, shrunk, found, per_pixel)
@@ -113,7 +119,7 @@ def _pips_taken_for_dice(frame_bgr: np.ndarray, path: Path, threshold: float,
     farther = [d for d in _detect_once(frame_bgr, path, threshold, shrunk, 0.5)
                if _side(d) * 0.5 * per_pixel >= FAR_DIE_PX]
     for far in farther:
-        inside = [d for d in found if _inside(d.centre, far)]
+        inside = [d for d in found if box_contains(far.box, d.centre)]
         if len(inside) >= 2 and all(_side(d) <= PIP_SHARE * _side(far) for d in inside):
             found = [d for d in found if d not in inside] + [far]
     return sorted(found, key=lambda d: -d.score)
@@ -121,11 +127,6 @@ def _pips_taken_for_dice(frame_bgr: np.ndarray, path: Path, threshold: float,
 
 def _side(die: Detection) -> float:
     return float(np.sqrt(die.size[0] * die.size[1]))
-
-
-def _inside(point: tuple[float, float], die: Detection) -> bool:
-    return (abs(point[0] - die.centre[0]) <= die.size[0] / 2
-            and abs(point[1] - die.centre[1]) <= die.size[1] / 2)
 
 
 def _closer_look(frame_bgr: np.ndarray, die: Detection, median_side: float, path: Path,

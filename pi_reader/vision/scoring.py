@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pi_reader.vision.recorded import LabelledDie, LabelledFrame
-from pi_reader.vision.types import DieReading, RollReading
+from pi_reader.vision.types import DieReading, RollReading, box_contains
 
 
 @dataclass(frozen=True)
@@ -48,18 +48,12 @@ def die_right(label: LabelledDie, die: DieReading) -> bool:
     return value_right and colour_right
 
 
-def _inside(point: tuple[float, float], box: tuple[float, float, float, float]) -> bool:
-    x, y, w, h = box
-    return x <= point[0] <= x + w and y <= point[1] <= y + h
-
-
 def score_frame(frame: LabelledFrame, reading: RollReading, seconds: float) -> FrameScore:
     """Match a frame's reading to its labels (see the module docstring for the rules)."""
     options = []
     for i, label in enumerate(frame.dice):
         for j, die in enumerate(reading.dice):
-            box = tuple(float(v) for v in die.box)
-            if _inside(die.centre, label.box) or _inside(label.centre, box):  # type: ignore[arg-type]
+            if box_contains(label.box, die.centre) or box_contains(die.box, label.centre):
                 distance = math.dist(die.centre, label.centre)
                 options.append((distance, i, j))
     used_labels: set[int] = set()

@@ -16,6 +16,13 @@ UNKNOWN_COLOUR = "unknown"
 Box = tuple[int, int, int, int]  # x, y, w, h in pixels
 
 
+def box_contains(box: tuple[float, float, float, float], point: tuple[float, float]) -> bool:
+    """Whether ``point`` lies in the box ``(x, y, w, h)``, edges included: how locate and the
+    scoring of recorded sets both decide that two boxes are one die."""
+    x, y, w, h = box
+    return x <= point[0] <= x + w and y <= point[1] <= y + h
+
+
 class ProblemKind(StrEnum):
     """Why a frame cannot be trusted as a roll. The values are the JSON spelling."""
 
