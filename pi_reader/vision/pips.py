@@ -54,6 +54,9 @@ class FaceReading:
     # The classifier's best answer is "no readable top face" (tray, a die's edge, a screw head):
     # not a die that cannot be read, no die at all.
     no_face: bool = False
+    # The middle of the top face's region, in input coordinates, when the layout pass measured it:
+    # a box off the die's centre can be moved there to read the face again (see the reader).
+    face_centre: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,7 @@ def read_face(
     only NO_LAYOUT_FACTOR of its probability as confidence.
     Without the classifier's weights the classical reader answers alone. With a known polarity
     (calibrated mode) and a classifier at least ``SURE_WITHOUT_LAYOUT`` sure, the layout pass is
-    skipped for speed and ``pip_centres`` is empty.
+    skipped for speed and ``pip_centres`` is empty and ``face_centre`` None.
     """
     _check_polarity(polarity)
     patch = normalized_patch(image_bgr, box, die_side_px)
@@ -122,7 +125,8 @@ def read_face(
         # Calibrated and the classifier is sure: on held-out dice no such reading was wrong, so
         # the classical pass (most of the time per die) is skipped; no pip centres then.
         return FaceReading(value if sure >= min_confidence else None, round(sure, 4), (), polarity)
-    candidate = _best_candidate(patch, polarity)
+    face_centre, candidate = _face_and_layout(patch, polarity)
+    centre = None if face_centre is None else patch.to_input(face_centre)
     # A canonical layout is evidence for its value: it multiplies that value's probability by
     # up to 1 + LAYOUT_WEIGHT (a clean layout tips an unsure classifier, a doubtful one barely).
     combined = probabilities.astype(np.float64)
@@ -133,7 +137,8 @@ def read_face(
     polarity_read = _polarity_of(patch, candidate, polarity)
     if value == 0:
         # No readable face (tray, a die's edge, glare over the pips).
-        return FaceReading(None, round(1.0 - float(combined[0]), 4), (), polarity_read, True)
+        return FaceReading(None, round(1.0 - float(combined[0]), 4), (), polarity_read, True,
+                           centre)
     agrees = candidate is not None and candidate.fit.value == value
     confidence = float(combined[value]) * (1.0 if agrees else NO_LAYOUT_FACTOR)
     centres = (
@@ -146,6 +151,7 @@ def read_face(
         round(confidence, 4),
         centres,
         polarity_read,
+        face_centre=centre,
     )
 
 
@@ -271,16 +277,23 @@ def normalized_patch(
 
 
 def _best_candidate(patch: _Patch, polarity: str | None) -> _Candidate | None:
+    return _face_and_layout(patch, polarity)[1]
+
+
+def _face_and_layout(
+    patch: _Patch, polarity: str | None
+) -> tuple[tuple[float, float] | None, _Candidate | None]:
+    """The centre of the top face's region (patch pixels) and the best pip layout on it."""
     lab = cv2.cvtColor(cv2.GaussianBlur(patch.bgr, (3, 3), 0), cv2.COLOR_BGR2LAB)
     lab = lab.astype(np.float32)
     face = _face_region(lab, patch.box_centre, patch.box_half)
     if face is None:
-        return None
+        return None, None
     face_mask, face_lab, contrast, distance = face
     holes = _pip_blobs(distance, lab, face_mask, face_lab)
     moments = cv2.moments(face_mask, binaryImage=True)
     if moments["m00"] <= 0:
-        return None
+        return None, None
     face_centre = (moments["m10"] / moments["m00"], moments["m01"] / moments["m00"])
     face_side = math.sqrt(moments["m00"])
     best: _Candidate | None = None
@@ -289,7 +302,7 @@ def _best_candidate(patch: _Patch, polarity: str | None) -> _Candidate | None:
         candidate = _fit_blobs(blobs, face_centre, face_side, pol, contrast)
         if candidate is not None and (best is None or candidate.confidence > best.confidence):
             best = candidate
-    return best
+    return face_centre, best
 
 
 @cache

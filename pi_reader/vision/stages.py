@@ -35,6 +35,7 @@ class FaceReadingLike(Protocol):
     confidence: float
     polarity: str
     no_face: bool  # the reader sees no top face at all there (tray, a die's edge, a screw head)
+    face_centre: tuple[float, float] | None  # the top face's middle in frame pixels, if measured
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,7 @@ class FakeFace:
     polarity: str
     pip_centres: tuple = ()
     no_face: bool = False
+    face_centre: tuple[float, float] | None = None
 
 
 def candidate_from_label(die: LabelledDie, shrink: float = 0.8) -> LabelCandidate:
