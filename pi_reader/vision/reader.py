@@ -48,8 +48,10 @@ WASHED_OUT_ADVICE = (
 # An unconfirmed candidate (see locate.DieCandidate) is a die only if its face reads this surely.
 UNCONFIRMED_MIN_CONFIDENCE = 0.9
 # An unread face is read again from its box moved onto the face when the face's middle lies at
-# least this far (a fraction of the box's longer side) from the box's.
+# least this far (a fraction of the box's longer side) from the box's; that second look is a
+# second chance to be wrong, so its value is taken only this sure (pips.MIN_CONFIDENCE is 0.6).
 RECENTRE_MIN_SHIFT = 0.05
+RECENTRED_MIN_CONFIDENCE = 0.75
 
 
 def read_roll(
@@ -224,10 +226,11 @@ def _read_on_the_face(
 
     The classifier learnt faces in the middle of their box; a box off the die (a detector's box
     in a heap, a box grown by a side face) shows it the face off-centre, and it is unsure. On
-    the shared sets this reads 7 more of the 1,662 real dice (2 more of the 322 held out from
-    training) and 8 more of the 797 rendered dice of -more and -touching, and misreads one more
-    of those (a green two beside a yellow one, read as a one, 0.71 sure); it reads none of the
-    faces the lamp clips in qwixx-rendered, and costs about a millisecond a frame on average.
+    the shared sets this reads 4 more of the 1,662 real dice (2 more of the 322 held out from
+    training) and 3 more of the 797 rendered dice of -more and -touching, none wrong; it reads
+    none of the faces the lamp clips in qwixx-rendered, and costs about a millisecond a frame on
+    average. Taking the second look's value from 0.6 sure read 4 + 5 more dice but misread one
+    (a green two beside a yellow one, read as a one at 0.71).
     """
     if face.value is not None or face.no_face or face.face_centre is None:
         return face
@@ -237,7 +240,8 @@ def _read_on_the_face(
         return face
     moved = stages.read_face(frame, (fx - w / 2, fy - h / 2, w, h), polarity=polarity,
                              die_side_px=side)
-    return moved if moved.value is not None else face
+    sure = moved.value is not None and moved.confidence >= RECENTRED_MIN_CONFIDENCE
+    return moved if sure else face
 
 
 def _name_colours(

@@ -187,10 +187,10 @@ def test_with_a_calibration_a_die_with_no_face_read_is_an_unreadable_die(dataset
     assert [p.kind for p in reading.problems] == [ProblemKind.UNREADABLE_VALUE]
 
 
-def _face_off_its_box(stages, candidate, shift, value):
+def _face_off_its_box(stages, candidate, shift, value, confidence=0.9):
     """The stages, where ``candidate``'s face cannot be read from its box but the pips reader
     finds its middle ``shift`` of the box's width to the right, and reads ``value`` from a box
-    moved there. Records the boxes read."""
+    moved there, ``confidence`` sure. Records the boxes read."""
     x, y, w, h = face_box(candidate)
     middle = (x + w / 2 + shift * w, y + h / 2)
     asked = []
@@ -200,7 +200,7 @@ def _face_off_its_box(stages, candidate, shift, value):
         if box == face_box(candidate):
             return FakeFace(None, 0.4, "dark", face_centre=middle)
         if box == (middle[0] - w / 2, middle[1] - h / 2, w, h):
-            return FakeFace(value, 0.9, "dark")
+            return FakeFace(value, confidence, "dark")
         return stages.read_face(image, box, **hints)
 
     return replace(stages, read_face=read_face), asked
@@ -217,6 +217,16 @@ def test_an_unread_face_is_read_again_from_its_box_moved_onto_the_face(
     assert [d.value for d in reading.dice] == [d.value for d in frame.dice]
     assert not reading.problems
     assert len(asked) == len(frame.dice) + (2 if calibrated else 1)  # + without hints, + moved
+
+
+def test_a_second_look_must_be_surer_than_a_first(datasets_dir):
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    first = candidate_from_label(frame.dice[0])
+    stages, _ = _face_off_its_box(label_stages(frame.dice), first, 0.25, frame.dice[0].value,
+                                  confidence=0.7)  # would do for a first look (0.6)
+    reading = read_roll(pixels(frame), None, stages=stages)
+    assert reading.dice[0].value is None
+    assert [p.kind for p in reading.problems] == [ProblemKind.UNREADABLE_VALUE]
 
 
 def test_a_face_whose_middle_is_in_its_box_is_not_read_again(datasets_dir):
