@@ -68,10 +68,15 @@ def blown_fraction(patch: np.ndarray) -> float:
 
 def face_washed_out(frame: np.ndarray, box: Box) -> bool:
     """Whether the middle of a die's box is clipped white: no pip can be seen on it."""
+    return middle_clipped_share(frame, box) >= WASHED_OUT_SHARE
+
+
+def middle_clipped_share(frame: np.ndarray, box: Box) -> float:
+    """The share of the middle of a die's box (FACE_MIDDLE of it across) clipped white."""
     x, y, w, h = box
     margin_x, margin_y = round(w * (1 - FACE_MIDDLE) / 2), round(h * (1 - FACE_MIDDLE) / 2)
     middle = (x + margin_x, y + margin_y, w - 2 * margin_x, h - 2 * margin_y)
-    return blown_fraction(_crop(frame, middle)) >= WASHED_OUT_SHARE
+    return blown_fraction(_crop(frame, middle))
 
 
 def edge_spread(grey_patch: np.ndarray) -> float:
