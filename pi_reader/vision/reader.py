@@ -237,10 +237,9 @@ def _read_on_the_face(
     The classifier learnt faces in the middle of their box; a box off the die (a detector's box
     in a heap, a box grown by a side face) shows it the face off-centre, and it is unsure. On
     the shared sets this reads 4 more of the 1,662 real dice (2 more of the 322 held out from
-    training) and 3 more of the 797 rendered dice of -more and -touching, none wrong; it reads
-    none of the faces the lamp clips in qwixx-rendered, and costs about a millisecond a frame on
-    average. Taking the second look's value from 0.6 sure read 4 + 5 more dice but misread one
-    (a green two beside a yellow one, read as a one at 0.71).
+    training) and 3 more of the 797 rendered dice of -more and -touching, none wrong, for 2 more
+    face reads over qwixx-rendered's 71 frames. Taking the second look's value from 0.6 sure
+    read 4 + 5 more dice but misread one (a green two beside a yellow one, read as a one at 0.71).
     """
     if face.value is not None or face.no_face or face.face_centre is None:
         return face
