@@ -117,7 +117,7 @@ def read_face(
     _check_polarity(polarity)
     patch = normalized_patch(image_bgr, box, die_side_px)
     if not face_cnn.model_available():
-        return _classical_reading(patch, _best_candidate(patch, polarity), polarity, min_confidence)
+        return _classical_reading(patch, polarity, min_confidence)
     probabilities = face_cnn.class_probabilities(patch.bgr)
     value = int(np.argmax(probabilities))
     sure = float(probabilities[value])
@@ -166,17 +166,19 @@ def read_face_classical(
     """The classical reader alone (pip blobs and layout check), without the trained classifier."""
     _check_polarity(polarity)
     patch = normalized_patch(image_bgr, box, die_side_px)
-    return _classical_reading(patch, _best_candidate(patch, polarity), polarity, min_confidence)
+    return _classical_reading(patch, polarity, min_confidence)
 
 
-def _classical_reading(
-    patch: _Patch, candidate: _Candidate | None, polarity: str | None, min_confidence: float
-) -> FaceReading:
+def _classical_reading(patch: _Patch, polarity: str | None, min_confidence: float) -> FaceReading:
+    face_centre, candidate = _face_and_layout(patch, polarity)
+    centre = None if face_centre is None else patch.to_input(face_centre)
     if candidate is None:
-        return FaceReading(None, 0.0, (), polarity or _polarity_of(patch, None, None))
+        return FaceReading(None, 0.0, (), polarity or _polarity_of(patch, None, None),
+                           face_centre=centre)
     centres = tuple(patch.to_input(b.centre) for b in candidate.blobs)
     value = candidate.fit.value if candidate.confidence >= min_confidence else None
-    return FaceReading(value, round(candidate.confidence, 4), centres, candidate.polarity)
+    return FaceReading(value, round(candidate.confidence, 4), centres, candidate.polarity,
+                       face_centre=centre)
 
 
 def _polarity_of(patch: _Patch, candidate: _Candidate | None, polarity: str | None) -> str:
@@ -197,7 +199,7 @@ def estimate_polarity(image_bgr: np.ndarray, box: tuple[float, float, float, flo
     face found it falls back to whether the patch's extremes are dark or light spots.
     """
     patch = normalized_patch(image_bgr, box, None)
-    return _polarity_of(patch, _best_candidate(patch, None), None)
+    return _polarity_of(patch, _face_and_layout(patch, None)[1], None)
 
 
 def _check_polarity(polarity: str | None) -> None:
@@ -274,10 +276,6 @@ def normalized_patch(
         box_centre=(side_px / 2.0, side_px / 2.0),
         box_half=(w * scale / 2.0, h * scale / 2.0),
     )
-
-
-def _best_candidate(patch: _Patch, polarity: str | None) -> _Candidate | None:
-    return _face_and_layout(patch, polarity)[1]
 
 
 def _face_and_layout(

@@ -67,12 +67,14 @@ def test_an_underestimated_die_side_does_not_spoil_a_tight_box() -> None:
     assert read_face(image, box, die_side_px=45.0).value == 5  # a quarter short
 
 
-def test_an_unsure_reading_says_where_the_face_is() -> None:
+@pytest.mark.parametrize("reader", [read_face, read_face_classical])
+def test_an_unsure_reading_says_where_the_face_is(reader) -> None:
     """A box a third of a die off: the reading says where the top face's middle lies, so the
-    reader can move the box there (see reader._read_on_the_face)."""
+    reader can move the box there (see reader._read_on_the_face); the classical reader alone
+    (no weights installed) says so too."""
     image, box = draw_face(6, polarity="dark", angle_deg=20.0, canvas=200)
     x, y, w, h = box
-    reading = read_face(image, (x + 0.3 * w, y + 0.15 * h, w, h))
+    reading = reader(image, (x + 0.3 * w, y + 0.15 * h, w, h))
     assert reading.face_centre is not None
     fx, fy = reading.face_centre
     assert abs(fx - 100) < 0.1 * w and abs(fy - 100) < 0.1 * h
