@@ -26,6 +26,7 @@ from pi_reader.vision.face_samples import is_held_out
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.reader import read_roll
 from pi_reader.vision.recorded import LabelledDie, load_recorded_set, shared_sets_dir
+from pi_reader.vision.types import box_contains
 
 REPO = Path(__file__).resolve().parent.parent
 OUT_PX = 640
@@ -39,11 +40,10 @@ def read_alone(image, die: LabelledDie, window: float) -> int | bool | None:
     crop = image[y0:int(cy + side / 2), x0:int(cx + side / 2)]
     factor = OUT_PX / max(crop.shape[:2])
     crop = cv2.resize(crop, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-    centre = ((cx - x0) * factor, (cy - y0) * factor)
-    half = (die.box[2] * factor / 2, die.box[3] * factor / 2)
+    x, y, w, h = die.box
+    box = ((x - x0) * factor, (y - y0) * factor, w * factor, h * factor)
     for found in read_roll(crop).dice:
-        dx, dy = abs(found.centre[0] - centre[0]), abs(found.centre[1] - centre[1])
-        if dx < half[0] and dy < half[1]:
+        if box_contains(box, found.centre):
             return found.value
     return False
 

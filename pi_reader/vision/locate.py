@@ -297,10 +297,10 @@ def _detected_dice(frame_bgr: np.ndarray, shape: tuple[int, int], scale: float, 
         raise error
     dice = []
     for die in found:
-        (cx, cy), (w, h) = die.centre, die.size
-        x0, y0 = max(0, round((cx - w / 2) * scale)), max(0, round((cy - h / 2) * scale))
-        x1 = min(shape[1], max(0, round((cx + w / 2) * scale)))
-        y1 = min(shape[0], max(0, round((cy + h / 2) * scale)))
+        x, y, w, h = die.box
+        x0, y0 = max(0, round(x * scale)), max(0, round(y * scale))
+        x1 = min(shape[1], max(0, round((x + w) * scale)))
+        y1 = min(shape[0], max(0, round((y + h) * scale)))
         xs, ys = np.meshgrid(np.arange(x0, x1), np.arange(y0, y1))
         dice.append(np.stack([xs.ravel(), ys.ravel()], axis=1))
     return dice
