@@ -163,6 +163,9 @@ class DieCandidate:
     cocked: bool
     score: float
     confirmed: bool = True
+    # The foreground blob the classical search cut it from (candidates of one blob are touching
+    # dice); None for the learnt detector's.
+    blob: int | None = None
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -203,7 +206,10 @@ def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None, *,
         pieces = blobs.pieces_from_mask(mask, side * side, refine=True)
     # A tray's wall seen through the coarse background leaves lines, never die-shaped pieces.
     found = _candidates([p for p in pieces if not p.is_a_line()], scale)
-    if expected is None or len(found) >= expected or not detector.available():
+    if not detector.available():
+        return found
+    found = _heaps_seen_closer(frame_bgr, found, side / scale)
+    if expected is None or len(found) >= expected:
         return found
     on_tray = [die for die in _detected(frame_bgr, shrunk)
                if tray[min(tray.shape[0] - 1, round(die.centre[1] * scale)),
@@ -444,20 +450,49 @@ def _generic_pass(small: np.ndarray, background: np.ndarray, surface: np.ndarray
 
 
 def _detected(frame_bgr: np.ndarray, shrunk: np.ndarray) -> list[DieCandidate]:
-    """Candidates from the learnt detector: its boxes are tight boxes of the visible die.
+    """Candidates from the learnt detector. ``shrunk`` is the working copy before smoothing,
+    which spares the detector its own pass over a large frame."""
+    return [_detected_candidate(found) for found in detector.detect(frame_bgr, shrunk=shrunk)]
 
-    The net says nothing of a die's tilt, so these candidates are never marked cocked.
-    ``shrunk`` is the working copy before smoothing, which spares the detector its own pass over
-    a large frame.
+
+def _detected_candidate(found: detector.Detection) -> DieCandidate:
+    """A detection as a candidate: its box is a tight box of the visible die. The net says
+    nothing of a die's tilt, so such a candidate is never marked cocked."""
+    x0, y0, w, h = found.box
+    corners = np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], np.float32)
+    return DieCandidate(box=(round(x0), round(y0), round(w), round(h)), top_face=corners,
+                        side_px=float(np.sqrt(w * h)), mask_area=round(w * h), cocked=False,
+                        score=found.score)
+
+
+def _heaps_seen_closer(frame_bgr: np.ndarray, found: list[DieCandidate], die_side: float
+                       ) -> list[DieCandidate]:
+    """``found``, with each heap of touching dice replaced by the dice the learnt detector sees
+    in it from close up, when it sees at least as many.
+
+    The tray model cuts a blob of touching dice into as many pieces as its area holds dice, by
+    position alone: the cuts miss the seams and the shadows join the pieces, so each piece's box
+    takes in part of its neighbours (on qwixx-rendered-more a third too large and a fifth of a
+    die off), and the pips reader is shown the wrong face. The detector knows a die by its shape
+    and pips, and a closer look (a die at the middle of the sizes it learnt) tells touching dice
+    apart. A heap with a die not lying flat keeps its pieces: only the tray model sees that.
     """
-    out = []
-    for found in detector.detect(frame_bgr, shrunk=shrunk):
-        x0, y0, w, h = found.box
-        corners = np.array([[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h]], np.float32)
-        out.append(DieCandidate(box=(round(x0), round(y0), round(w), round(h)), top_face=corners,
-                                side_px=float(np.sqrt(w * h)), mask_area=round(w * h),
-                                cocked=False, score=found.score))
-    return out
+    out = [c for c in found if c.blob is None]
+    heaps: dict[int, list[DieCandidate]] = {}
+    for candidate in found:
+        if candidate.blob is not None:
+            heaps.setdefault(candidate.blob, []).append(candidate)
+    for heap in heaps.values():
+        if len(heap) < 2 or any(c.cocked for c in heap):
+            out.extend(heap)
+            continue
+        x0 = min(c.box[0] for c in heap)
+        y0 = min(c.box[1] for c in heap)
+        x1 = max(c.box[0] + c.box[2] for c in heap)
+        y1 = max(c.box[1] + c.box[3] for c in heap)
+        seen = detector.look_closer(frame_bgr, (x0, y0, x1 - x0, y1 - y0), die_side)
+        out.extend([_detected_candidate(d) for d in seen] if len(seen) >= len(heap) else heap)
+    return sorted(out, key=lambda c: -c.score)
 
 
 def _with_second_opinion(first: list[DieCandidate], second: list[DieCandidate]
@@ -529,5 +564,5 @@ def _candidates(pieces: list[blobs.Piece], scale: float) -> list[DieCandidate]:
         corners = (cv2.boxPoints(p.rect) / scale).astype(np.float32)
         out.append(DieCandidate(box=box, top_face=corners, side_px=float(np.sqrt(p.area) / scale),
                                 mask_area=round(p.area / scale / scale), cocked=p.cocked,
-                                score=p.score))
+                                score=p.score, blob=p.blob))
     return sorted(out, key=lambda c: -c.score)

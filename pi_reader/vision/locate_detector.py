@@ -8,6 +8,7 @@ log width and height. A die is a local maximum of the heatmap above :data:`PEAK_
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +21,9 @@ from pi_reader.vision.types import box_contains
 MODEL_PATH = weights.shipped("locate-centernet.onnx")
 INPUT = 256
 STRIDE = 4
+# The net halves its input three times and joins two of those scales again: a smaller input it
+# is shown (a closer look) is a multiple of this.
+CANVAS_STEP = 32
 PEAK_THRESHOLD = 0.4
 # Half-size of the die's middle searched for pips, in die sizes, and the least grey range
 # (0..255, 5th to 95th percentile) of a face with pips; measured on the detector's training
@@ -83,7 +87,7 @@ def detect(frame_bgr: np.ndarray, path: Path = MODEL_PATH,
     median = float(np.median(sides))
     out: list[Detection] = []
     for die, side in zip(found, sides, strict=True):
-        parts = (_closer_look(frame_bgr, die, median, path, threshold)
+        parts = (look_closer(frame_bgr, die.box, median, path, threshold)
                  if side >= MERGED_SIZE * median else [])
         out.extend(parts if len(parts) >= 2 else [die])
     return _one_per_die(sorted(out, key=lambda d: -d.score))
@@ -129,11 +133,23 @@ def _side(die: Detection) -> float:
     return float(np.sqrt(die.size[0] * die.size[1]))
 
 
-def _closer_look(frame_bgr: np.ndarray, die: Detection, median_side: float, path: Path,
-                 threshold: float) -> list[Detection]:
-    """The dice the net sees inside ``die``'s box when the frame round it is scaled up."""
-    half = median_side * INPUT / CLOSE_LOOK_DIE_PX / 2.0
-    (cx, cy), (w, h) = die.centre, die.size
+def look_closer(frame_bgr: np.ndarray, box: tuple[float, float, float, float], die_side: float,
+                path: Path = MODEL_PATH, threshold: float = PEAK_THRESHOLD) -> list[Detection]:
+    """The dice the net sees inside ``box`` (x, y, w, h) when the frame round it is scaled so a
+    die ``die_side`` pixels across is CLOSE_LOOK_DIE_PX at the net's input.
+
+    A whole frame letterboxed to the input shows a die at 12..18 px, at the low end of what the
+    net learnt; a heap of touching dice is told apart far better at the middle of that range.
+    The net is fully convolutional, so it is shown only the box and half a die round it, on an
+    input as small as that allows (a heap of two or three dice: 128 px, a quarter of the cost of
+    the full input); a box too large for the full input at that scale is shown smaller.
+    """
+    x, y, w, h = box
+    cx, cy = x + w / 2.0, y + h / 2.0
+    span = max(w, h) + die_side
+    wanted = span * CLOSE_LOOK_DIE_PX / die_side
+    input_px = min(INPUT, CANVAS_STEP * math.ceil(wanted / CANVAS_STEP))
+    half = max(input_px * die_side / CLOSE_LOOK_DIE_PX, span) / 2.0
     x0, y0 = max(0, int(cx - half)), max(0, int(cy - half))
     x1 = min(frame_bgr.shape[1], int(cx + half))
     y1 = min(frame_bgr.shape[0], int(cy + half))
@@ -142,23 +158,24 @@ def _closer_look(frame_bgr: np.ndarray, die: Detection, median_side: float, path
     crop = np.ascontiguousarray(frame_bgr[y0:y1, x0:x1])
     return [
         Detection((d.centre[0] + x0, d.centre[1] + y0), d.size, d.score)
-        for d in _detect_once(crop, path, threshold)
+        for d in _detect_once(crop, path, threshold, input_px=input_px)
         if abs(d.centre[0] + x0 - cx) < w / 2 and abs(d.centre[1] + y0 - cy) < h / 2
     ]
 
 
 def _detect_once(frame_bgr: np.ndarray, path: Path, threshold: float,
-                 shrunk: np.ndarray | None = None, fill: float = 1.0) -> list[Detection]:
-    """The net's dice at one scale: the frame (or its ``shrunk`` copy) letterboxed to its input,
-    its long side ``fill`` of the input's."""
+                 shrunk: np.ndarray | None = None, fill: float = 1.0,
+                 input_px: int = INPUT) -> list[Detection]:
+    """The net's dice at one scale: the frame (or its ``shrunk`` copy) letterboxed to an input
+    ``input_px`` square, its long side ``fill`` of the input's."""
     h, w = frame_bgr.shape[:2]
-    scale = fill * INPUT / max(h, w)
-    source = frame_bgr if shrunk is None or max(shrunk.shape[:2]) < INPUT else shrunk
+    scale = fill * input_px / max(h, w)
+    source = frame_bgr if shrunk is None or max(shrunk.shape[:2]) < input_px else shrunk
     small = cv2.resize(source, (max(1, round(w * scale)), max(1, round(h * scale))),
                        interpolation=cv2.INTER_AREA)
     # Letterbox with the frame's own median colour so the border looks like more table.
     fill = np.median(small[::4, ::4].reshape(-1, 3), axis=0)
-    canvas = np.empty((INPUT, INPUT, 3), np.uint8)
+    canvas = np.empty((input_px, input_px, 3), np.uint8)
     canvas[:] = fill.astype(np.uint8)
     canvas[:small.shape[0], :small.shape[1]] = small
     blob = cv2.dnn.blobFromImage(canvas, 1.0 / 255.0)
