@@ -50,6 +50,9 @@ TOUCHING_AREA = 1.8
 # Generic mode knows nothing of the dice's colours: a pixel darker than this fraction of the
 # surface is a (black) die, not a shadow (diffuse room light casts lighter shadows).
 GENERIC_DARKER_THAN = 0.55
+# Dice whose boxes come within this fraction of a die's side of each other lie in one heap,
+# which the learnt detector looks at again from close up.
+HEAP_GAP = 0.1
 
 
 class LocateError(Exception):
@@ -163,9 +166,6 @@ class DieCandidate:
     cocked: bool
     score: float
     confirmed: bool = True
-    # The foreground blob the classical search cut it from (candidates of one blob are touching
-    # dice); None for the learnt detector's.
-    blob: int | None = None
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -193,6 +193,9 @@ def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None, *,
         if not detector.available():
             return _find_generic(small, scale)
         detected = _detected(frame_bgr, shrunk)
+        if len(detected) >= 2:
+            detected = _heaps_seen_closer(
+                frame_bgr, detected, float(np.median([d.side_px for d in detected])))
         return _with_second_opinion(detected, _find_beside(small, scale, detected))
     background, tray = _scene_at(scene, small.shape[:2])
     noise = (scene.chroma_noise, scene.brightness_noise)
@@ -467,22 +470,22 @@ def _detected_candidate(found: detector.Detection) -> DieCandidate:
 
 def _heaps_seen_closer(frame_bgr: np.ndarray, found: list[DieCandidate], die_side: float
                        ) -> list[DieCandidate]:
-    """``found``, with each heap of touching dice replaced by the dice the learnt detector sees
-    in it from close up, when it sees at least as many.
+    """``found``, with each heap of touching dice (boxes overlapping or within HEAP_GAP of a die
+    of each other) replaced by the dice the learnt detector sees in it from close up, when it
+    sees at least as many.
 
     The tray model cuts a blob of touching dice into as many pieces as its area holds dice, by
     position alone: the cuts miss the seams and the shadows join the pieces, so each piece's box
     takes in part of its neighbours (on qwixx-rendered-more a third too large and a fifth of a
-    die off), and the pips reader is shown the wrong face. The detector knows a die by its shape
-    and pips, and a closer look (a die at the middle of the sizes it learnt) tells touching dice
-    apart. A heap with a die not lying flat keeps its pieces: only the tray model sees that.
+    die off), and the pips reader is shown the wrong face. The detector's own look at a whole
+    frame shows it dice at the low end of the sizes it learnt, where a heap blurs. A closer look
+    (a die at the middle of those sizes) tells touching dice apart. A die it finds where no
+    candidate of the heap lay comes back unconfirmed, for the pips reader to accept; one that
+    belongs to a die outside the heap (the heap's box may reach over it) is left out. A heap with
+    a die not lying flat keeps its pieces: only the tray model sees a die lean.
     """
-    out = [c for c in found if c.blob is None]
-    heaps: dict[int, list[DieCandidate]] = {}
-    for candidate in found:
-        if candidate.blob is not None:
-            heaps.setdefault(candidate.blob, []).append(candidate)
-    for heap in heaps.values():
+    out: list[DieCandidate] = []
+    for heap in _heaps(found, HEAP_GAP * die_side):
         if len(heap) < 2 or any(c.cocked for c in heap):
             out.extend(heap)
             continue
@@ -490,9 +493,37 @@ def _heaps_seen_closer(frame_bgr: np.ndarray, found: list[DieCandidate], die_sid
         y0 = min(c.box[1] for c in heap)
         x1 = max(c.box[0] + c.box[2] for c in heap)
         y1 = max(c.box[1] + c.box[3] for c in heap)
-        seen = detector.look_closer(frame_bgr, (x0, y0, x1 - x0, y1 - y0), die_side)
-        out.extend([_detected_candidate(d) for d in seen] if len(seen) >= len(heap) else heap)
+        others = [c for c in found if not any(c is h for h in heap)]
+        seen = [_detected_candidate(d)
+                for d in detector.look_closer(frame_bgr, (x0, y0, x1 - x0, y1 - y0), die_side)]
+        seen = [d for d in seen if not any(_one_die(d, c) for c in others)]
+        if len(seen) < len(heap):
+            out.extend(heap)
+            continue
+        out.extend(d if any(_one_die(d, c) for c in heap) else replace(d, confirmed=False)
+                   for d in seen)
     return sorted(out, key=lambda c: -c.score)
+
+
+def _heaps(found: list[DieCandidate], gap: float) -> list[list[DieCandidate]]:
+    """The candidates in groups of boxes that overlap or lie within ``gap`` of each other."""
+    def near(a: DieCandidate, b: DieCandidate) -> bool:
+        (ax, ay, aw, ah), (bx, by, bw, bh) = a.box, b.box
+        return (ax - gap < bx + bw and bx - gap < ax + aw
+                and ay - gap < by + bh and by - gap < ay + ah)
+
+    heaps: list[list[DieCandidate]] = []
+    for candidate in found:
+        near_it = [any(near(candidate, c) for c in heap) for heap in heaps]
+        joined = [c for heap, hit in zip(heaps, near_it, strict=True) if hit for c in heap]
+        heaps = [heap for heap, hit in zip(heaps, near_it, strict=True) if not hit]
+        heaps.append([candidate, *joined])
+    return heaps
+
+
+def _one_die(a: DieCandidate, b: DieCandidate) -> bool:
+    """Whether two candidates are one die: either's centre lies in the other's box."""
+    return box_contains(a.box, b.centre) or box_contains(b.box, a.centre)
 
 
 def _with_second_opinion(first: list[DieCandidate], second: list[DieCandidate]
@@ -506,11 +537,8 @@ def _with_second_opinion(first: list[DieCandidate], second: list[DieCandidate]
     the tray, which the detector sees. Either way the extras are for the pips reader to accept
     or drop.
     """
-    def apart(piece: DieCandidate) -> bool:
-        return not any(box_contains(die.box, piece.centre) or box_contains(piece.box, die.centre)
-                       for die in first)
-
-    return first + [replace(piece, confirmed=False) for piece in second if apart(piece)]
+    return first + [replace(piece, confirmed=False) for piece in second
+                    if not any(_one_die(piece, die) for die in first)]
 
 
 def _cell(shape: tuple[int, ...]) -> int:
@@ -564,5 +592,5 @@ def _candidates(pieces: list[blobs.Piece], scale: float) -> list[DieCandidate]:
         corners = (cv2.boxPoints(p.rect) / scale).astype(np.float32)
         out.append(DieCandidate(box=box, top_face=corners, side_px=float(np.sqrt(p.area) / scale),
                                 mask_area=round(p.area / scale / scale), cocked=p.cocked,
-                                score=p.score, blob=p.blob))
+                                score=p.score))
     return sorted(out, key=lambda c: -c.score)

@@ -60,7 +60,6 @@ class Piece:
     score: float
     aspect: float  # long / short side of the minimum-area rectangle
     fill: float  # area / minimum-area rectangle's area
-    blob: int = 0  # which foreground blob it was cut from: pieces of one blob are touching dice
 
     def touches_edge(self, shape: tuple[int, ...]) -> bool:
         h, w = shape[:2]
@@ -139,10 +138,8 @@ def split_points(points: np.ndarray, k: int) -> list[np.ndarray]:
     return [points[labels == i] for i in range(k) if np.any(labels == i)]
 
 
-def judge_piece(points: np.ndarray, die_area: float, cocked_area: float = COCKED_AREA,
-                blob: int = 0) -> Piece:
-    """How much ``points`` look like one flat die of footprint ``die_area``, or a cocked one;
-    ``blob`` numbers the foreground blob they were cut from."""
+def judge_piece(points: np.ndarray, die_area: float, cocked_area: float = COCKED_AREA) -> Piece:
+    """How much ``points`` look like one flat die of footprint ``die_area``, or a cocked one."""
     rect = cv2.minAreaRect(points.astype(np.float32))
     (_, _), (rw, rh), _ = rect
     area = len(points)
@@ -154,7 +151,7 @@ def judge_piece(points: np.ndarray, die_area: float, cocked_area: float = COCKED
     size_fit = float(np.exp(-abs(np.log(max(ratio, 1e-3)))))  # 1 at one die's footprint
     shape_fit = float(np.clip(fill, 0, 1)) * float(np.clip(2.0 - aspect, 0, 1))
     score = float(np.clip(0.5 * size_fit + 0.5 * shape_fit, 0, 1))
-    return Piece(points, rect, area, ratio, cocked, score, aspect, fill, blob)
+    return Piece(points, rect, area, ratio, cocked, score, aspect, fill)
 
 
 def pieces_from_mask(mask: np.ndarray, die_area: float, refine: bool = False) -> list[Piece]:
@@ -171,10 +168,10 @@ def pieces_from_mask(mask: np.ndarray, die_area: float, refine: bool = False) ->
                    < REFINE_BAND[1] * die_area and _is_square(p)]
         if len(singles) >= 2:
             die_area = float(np.median(singles))
-    for blob, points in enumerate(found):
+    for points in found:
         for part in best_split(points, die_area):
             if len(part) >= MIN_PIECE_FRACTION * die_area:
-                pieces.append(judge_piece(part, die_area, blob=blob))
+                pieces.append(judge_piece(part, die_area))
     return pieces
 
 
@@ -184,8 +181,8 @@ def pieces_apart(mask: np.ndarray, die_area: float) -> list[Piece]:
     A die with a large side face in view (far off a tilted camera's axis) is as long as two
     small dice touching; only the knowledge that the dice lie apart tells them apart.
     """
-    return [judge_piece(points, die_area, APART_COCKED_AREA, blob)
-            for blob, points in enumerate(component_points(mask, MIN_PIECE_FRACTION * die_area))]
+    return [judge_piece(points, die_area, APART_COCKED_AREA)
+            for points in component_points(mask, MIN_PIECE_FRACTION * die_area)]
 
 
 def best_split(points: np.ndarray, die_area: float) -> list[np.ndarray]:

@@ -172,8 +172,8 @@ def test_a_heap_of_touching_dice_is_boxed_by_the_detectors_closer_look(datasets_
 
 
 def _heap_seen(monkeypatch, datasets_dir, missed: int) -> tuple[list[DieCandidate], list[dict]]:
-    """-more s05/roll_007, whose white, red and yellow dice touch (one blob), with the closer
-    look stubbed to see the labelled dice in the heap but ``missed`` of them."""
+    """-more s05/roll_007, whose white, red and yellow dice touch, with the closer look stubbed
+    to see the labelled dice in the heap but ``missed`` of them."""
     calibration, _ = load(datasets_dir, MORE, "s05/calibration.jpg")
     frame, dice = load(datasets_dir, MORE, "s05/roll_007.jpg")
     scene = learn_scene(calibration)
@@ -195,34 +195,39 @@ def _heap_seen(monkeypatch, datasets_dir, missed: int) -> tuple[list[DieCandidat
     return found, looks[0]
 
 
+def _label_box(die: dict) -> tuple[int, ...]:
+    return tuple(round(v) for v in die["box"])
+
+
 def test_a_heap_takes_the_dice_the_closer_look_sees(datasets_dir, monkeypatch):
     found, heap = _heap_seen(monkeypatch, datasets_dir, missed=0)
-    for die in heap:
-        assert any(c.box == tuple(round(v) for v in die["box"]) and c.blob is None
-                   for c in found)
+    boxes = {c.box for c in found if c.confirmed}
+    assert all(_label_box(die) in boxes for die in heap)
 
 
 def test_a_heap_keeps_its_pieces_when_the_closer_look_sees_fewer_dice(datasets_dir,
                                                                      monkeypatch):
     found, heap = _heap_seen(monkeypatch, datasets_dir, missed=1)
-    assert all(c.blob is not None for c in found)
-    assert len({c.blob for c in found if any(covers(c, d["box"]) for d in heap)}) == 1
+    assert not {c.box for c in found} & {_label_box(die) for die in heap}
+    assert sum(any(covers(c, die["box"]) for die in heap) for c in found) >= 2
 
 
-def test_a_heap_with_a_die_not_lying_flat_keeps_its_pieces(monkeypatch):
-    # Only the tray model sees that a die leans on another (the detector's boxes say nothing of
-    # tilt), so such a heap is not looked at again.
-    def candidate(x: int, cocked: bool) -> DieCandidate:
+def test_a_die_only_the_closer_look_sees_comes_unconfirmed(monkeypatch):
+    # Two dice the finder saw touching, and a third the closer look finds where neither was;
+    # the look also reaches a die lying apart, which stays as it was found, once.
+    def candidate(x: int) -> DieCandidate:
         corners = np.array([[x, 0], [x + 40, 0], [x + 40, 40], [x, 40]], np.float32)
         return DieCandidate(box=(x, 0, 40, 40), top_face=corners, side_px=40.0, mask_area=1600,
-                            cocked=cocked, score=0.8, blob=3)
+                            cocked=False, score=0.8)
 
-    def look_closer(*args):
-        raise AssertionError("a heap with a cocked die is not looked at again")
-
-    monkeypatch.setattr(locate_detector, "look_closer", look_closer)
-    heap = [candidate(0, cocked=False), candidate(40, cocked=True)]
-    assert locate._heaps_seen_closer(np.zeros((64, 128, 3), np.uint8), heap, 40.0) == heap
+    seen = [locate_detector.Detection((x, 20.0), (38.0, 38.0), 0.9) for x in (21, 41, 63, 120)]
+    monkeypatch.setattr(locate_detector, "look_closer", lambda *args: seen)
+    apart = candidate(100)
+    found = locate._heaps_seen_closer(np.zeros((64, 160, 3), np.uint8),
+                                      [candidate(0), candidate(42), apart], 40.0)
+    assert sorted((c.box[0], c.confirmed) for c in found) == [
+        (2, True), (22, False), (44, True), (100, True)]
+    assert any(c is apart for c in found)
 
 
 def test_empty_tray_has_no_dice(datasets_dir, rendered_scene):

@@ -12,6 +12,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from pi_reader.vision import locate
 from pi_reader.vision.calibration import calibrate
 from pi_reader.vision.reader import read_roll
 from pi_reader.vision.stages import face_box
@@ -253,9 +254,11 @@ def test_a_face_whose_middle_is_in_its_box_is_not_read_again(datasets_dir):
     assert len(asked) == len(frame.dice)
 
 
-def test_a_real_die_under_an_off_centre_box_is_read(datasets_dir):
-    """A photo neither network trained on: the detector's box for this marbled five lies a fifth
-    of a die off its top face, and the classifier alone is unsure there (0.33)."""
+def test_a_real_die_under_an_off_centre_box_is_read(datasets_dir, monkeypatch):
+    """A photo neither network trained on: the box the detector gives this marbled five from its
+    look at the whole frame (its heap not looked at again closer) lies a fifth of a die off its
+    top face, and the classifier alone is unsure there (0.33)."""
+    monkeypatch.setattr(locate, "_heaps_seen_closer", lambda frame, found, die_side: found)
     frame = labelled(datasets_dir, "real-d6-overhead", "images/IMG_20191208_111423.jpg")
     reading = read_roll(pixels(frame), None)
     five = next(d for d in reading.dice if abs(d.centre[0] - 2329) < 40
