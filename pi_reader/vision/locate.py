@@ -211,7 +211,8 @@ def find_dice(frame_bgr: np.ndarray, scene: SceneModel | None = None, *,
     found = _candidates([p for p in pieces if not p.is_a_line()], scale)
     if not detector.available():
         return found
-    found = _heaps_seen_closer(frame_bgr, found, side / scale)
+    if not apart:  # dice said to lie apart make no heaps
+        found = _heaps_seen_closer(frame_bgr, found, side / scale)
     if expected is None or len(found) >= expected:
         return found
     on_tray = [die for die in _detected(frame_bgr, shrunk)
