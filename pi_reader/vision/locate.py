@@ -18,6 +18,7 @@ is then still 20 or more pixels across, and the whole search costs a few millise
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -166,6 +167,9 @@ class DieCandidate:
     cocked: bool
     score: float
     confirmed: bool = True
+    # The box the first search gave this die, when a closer look at its heap moved it: a face
+    # read unsurely in the new box is checked against the first (see the reader).
+    first_box: tuple[int, int, int, int] | None = None
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -501,8 +505,13 @@ def _heaps_seen_closer(frame_bgr: np.ndarray, found: list[DieCandidate], die_sid
         if len(seen) < len(heap):
             out.extend(heap)
             continue
-        out.extend(d if any(_one_die(d, c) for c in heap) else replace(d, confirmed=False)
-                   for d in seen)
+        for die in seen:
+            same = [c for c in heap if _one_die(die, c)]
+            if not same:
+                out.append(replace(die, confirmed=False))
+                continue
+            first = min(same, key=lambda c: math.dist(c.centre, die.centre))
+            out.append(replace(die, first_box=first.box))
     return sorted(out, key=lambda c: -c.score)
 
 

@@ -26,6 +26,7 @@ class DieCandidateLike(Protocol):
     cocked: bool
     score: float
     confirmed: bool  # False: a die only if its top face reads clearly (see locate.DieCandidate)
+    first_box: Any  # x, y, w, h the first search gave it, if a closer look moved it; else None
 
 
 class FaceReadingLike(Protocol):

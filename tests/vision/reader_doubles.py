@@ -27,6 +27,7 @@ class LabelCandidate:
     cocked: bool = False
     score: float = 1.0
     confirmed: bool = True
+    first_box: tuple[float, float, float, float] | None = None
 
 
 @dataclass(frozen=True)

@@ -228,6 +228,9 @@ def test_a_die_only_the_closer_look_sees_comes_unconfirmed(monkeypatch):
     assert sorted((c.box[0], c.confirmed) for c in found) == [
         (2, True), (22, False), (44, True), (100, True)]
     assert any(c is apart for c in found)
+    # The re-boxed dice remember the box they had, for the reader to check an unsure face in.
+    assert sorted((c.box[0], c.first_box and c.first_box[0]) for c in found) == [
+        (2, 0), (22, None), (44, 42), (100, None)]
 
 
 def test_empty_tray_has_no_dice(datasets_dir, rendered_scene):

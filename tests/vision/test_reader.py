@@ -276,3 +276,58 @@ def test_two_white_dice_lying_against_each_other_are_both_read(datasets_dir):
     reading = read_roll(pixels(frame), calibration, frame.removed)
     assert [d.value for d in reading.dice if d.colour == "white"] == [3, 3]
     assert reading.white_sum == 6
+
+
+def _moved_by_a_closer_look(frame, confidence, first_value):
+    """Stages finding ``frame``'s labelled dice, die UNCLIPPED with a ``first_box`` (the box a
+    closer look moved it from) 8 px to its left: its labelled value is read ``confidence`` sure,
+    and ``first_value`` in the first box. Records the boxes read."""
+    stages = label_stages(frame.dice)
+    moved = candidate_from_label(frame.dice[UNCLIPPED])
+    x, y, w, h = moved.box
+    moved = replace(moved, first_box=(x - 8, y, w, h))
+    candidates = list(stages.find_dice(None))
+    candidates[UNCLIPPED] = moved
+    asked = []
+
+    def read_face(image, box, **hints):
+        asked.append(tuple(box))
+        if box == moved.first_box:
+            return FakeFace(first_value, 0.7 if first_value else 0.3, "dark")
+        if box == face_box(moved):
+            return FakeFace(frame.dice[UNCLIPPED].value, confidence, "dark")
+        return stages.read_face(image, box, **hints)
+
+    def find_dice(frame, scene=None, **kw):
+        return list(candidates)
+
+    return replace(stages, find_dice=find_dice, read_face=read_face), moved, asked
+
+
+@pytest.mark.parametrize("calibrated", [True, False])
+def test_a_moved_die_read_unsurely_is_refused_when_its_first_box_reads_another_value(
+    datasets_dir, s05, calibrated
+):
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    other = frame.dice[UNCLIPPED].value % 6 + 1
+    stages, _, _ = _moved_by_a_closer_look(frame, 0.7, other)
+    reading = read_roll(pixels(frame), s05 if calibrated else None, stages=stages)
+    assert reading.dice[UNCLIPPED].value is None
+    assert [p.kind for p in reading.problems] == [ProblemKind.UNREADABLE_VALUE]
+
+
+@pytest.mark.parametrize(("confidence", "first_value", "checked"), [
+    (0.7, None, True),  # the first box cannot read it: no doubt raised
+    (0.7, "same", True),  # both boxes agree
+    (0.95, "other", False),  # sure in the moved box: the first is not asked
+])
+def test_a_moved_die_keeps_its_value_unless_its_first_box_reads_another(
+    datasets_dir, s05, confidence, first_value, checked
+):
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    value = frame.dice[UNCLIPPED].value
+    first = {None: None, "same": value, "other": value % 6 + 1}[first_value]
+    stages, moved, asked = _moved_by_a_closer_look(frame, confidence, first)
+    reading = read_roll(pixels(frame), s05, stages=stages)
+    assert reading.dice[UNCLIPPED].value == value
+    assert (moved.first_box in asked) == checked
