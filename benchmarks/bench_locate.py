@@ -26,19 +26,10 @@ import numpy as np
 from pi_reader.vision.face_samples import is_held_out
 from pi_reader.vision.locate import DieCandidate, LocateError, SceneModel, find_dice, learn_scene
 from pi_reader.vision.recorded import shared_sets_dir
+from pi_reader.vision.types import box_overlap
 
 DEFAULT_SETS = ("qwixx-rendered", "qwixx-rendered-touching", "qwixx-rendered-more",
                 "real-d6-overhead")
-
-
-def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    ax, ay, aw, ah = a
-    bx, by, bw, bh = b
-    ix = max(0.0, min(ax + aw, bx + bw) - max(ax, bx))
-    iy = max(0.0, min(ay + ah, by + bh) - max(ay, by))
-    inter = ix * iy
-    union = aw * ah + bw * bh - inter
-    return inter / union if union > 0 else 0.0
 
 
 def match(labels: list[dict], found: list[DieCandidate]) -> tuple[list[bool], int]:
@@ -47,7 +38,7 @@ def match(labels: list[dict], found: list[DieCandidate]) -> tuple[list[bool], in
     for i, die in enumerate(labels):
         lx, ly, lw, lh = die["box"]
         for j, cand in enumerate(found):
-            overlap = iou(tuple(die["box"]), cand.box)
+            overlap = box_overlap(die["box"], cand.box)
             cx, cy = cand.centre
             inside = lx <= cx <= lx + lw and ly <= cy <= ly + lh
             if overlap >= 0.5 or inside:

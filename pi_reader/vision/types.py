@@ -5,6 +5,7 @@ They are frozen so a reading can be passed around, cached and compared without d
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -21,6 +22,17 @@ def box_contains(box: tuple[float, float, float, float], point: tuple[float, flo
     scoring of recorded sets both decide that two boxes are one die."""
     x, y, w, h = box
     return x <= point[0] <= x + w and y <= point[1] <= y + h
+
+
+def box_overlap(a: Sequence[float], b: Sequence[float]) -> float:
+    """Intersection over union of two boxes ``(x, y, w, h)``: how well a finder's box fits a
+    labelled one (0 apart, 1 the same)."""
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    inter = max(0.0, min(ax + aw, bx + bw) - max(ax, bx)) * max(
+        0.0, min(ay + ah, by + bh) - max(ay, by))
+    union = aw * ah + bw * bh - inter
+    return inter / union if union > 0 else 0.0
 
 
 class ProblemKind(StrEnum):

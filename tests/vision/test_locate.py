@@ -22,6 +22,7 @@ from pi_reader.vision.locate import (
     find_dice,
     learn_scene,
 )
+from pi_reader.vision.types import box_overlap
 
 RENDERED = "qwixx-rendered"
 TOUCHING = "qwixx-rendered-touching"
@@ -145,15 +146,6 @@ def test_touching_dice_are_split(datasets_dir):
     frame, dice = load(datasets_dir, TOUCHING, "s00/roll_001.jpg")
     assert sum(bool(d.get("touching")) for d in dice) >= 3  # a chain of three
     assert_one_candidate_per_die(find_dice(frame, learn_scene(calibration)), dice)
-
-
-def box_overlap(a: tuple[float, ...] | list[float], b: tuple[float, ...] | list[float]) -> float:
-    """Intersection over union of two (x, y, w, h) boxes."""
-    ax, ay, aw, ah = a
-    bx, by, bw, bh = b
-    inter = max(0.0, min(ax + aw, bx + bw) - max(ax, bx)) * max(
-        0.0, min(ay + ah, by + bh) - max(ay, by))
-    return inter / (aw * ah + bw * bh - inter)
 
 
 def test_a_heap_of_touching_dice_is_boxed_by_the_detectors_closer_look(datasets_dir):

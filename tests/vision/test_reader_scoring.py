@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pi_reader.vision.recorded import LabelledDie, LabelledFrame
 from pi_reader.vision.scoring import Report, score_frame
-from pi_reader.vision.types import DieReading, Problem, ProblemKind, RollReading
+from pi_reader.vision.types import DieReading, Problem, ProblemKind, RollReading, box_overlap
 
 
 def label(colour, value, x, y):
@@ -84,3 +86,14 @@ def test_the_report_sums_frames_and_builds_confusion_matrices():
     assert summary["mean_ms"] == 30.0
     assert summary["slowest"][0] == {"image": "f.jpg", "ms": 40.0}
     assert summary["worst"][0]["mistakes"] == 2
+
+
+@pytest.mark.parametrize(("a", "b", "overlap"), [
+    ((0, 0, 10, 10), (0, 0, 10, 10), 1.0),
+    ((0, 0, 10, 10), (5, 0, 10, 10), 50 / 150),
+    ((0, 0, 10, 10), (10, 0, 10, 10), 0.0),  # edges touching share no area
+    ((0, 0, 0, 0), (0, 0, 0, 0), 0.0),  # empty boxes: no division by zero
+])
+def test_box_overlap_is_intersection_over_union(a, b, overlap):
+    assert box_overlap(a, b) == pytest.approx(overlap)
+    assert box_overlap(b, a) == pytest.approx(overlap)
