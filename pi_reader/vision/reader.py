@@ -61,7 +61,8 @@ RECENTRED_MIN_CONFIDENCE = 0.75
 # so a white die's clipped face is not looked at again either.
 RECENTRE_MAX_CLIPPED = 0.1
 # A face read less surely than this in a box a closer look at its heap moved is read in the first
-# finder's box too (see _checked_in_first_box); the classifier is this sure of 84 % of faces.
+# finder's box too (see _checked_in_first_box). As sure as the pips reader's own trust without a
+# layout check (pips.SURE_WITHOUT_LAYOUT): a sure read is not doubted for its box.
 CROSS_CHECK_BELOW = 0.9
 
 
