@@ -21,12 +21,20 @@ import cv2
 import numpy as np
 
 from pi_reader.devices import Camera
+from pi_reader.vision import quality
 from pi_reader.vision.annotate import annotate
-from pi_reader.vision.calibration import Calibration, CameraSettings, calibrate
+from pi_reader.vision.calibration import Calibration, CalibrationError, CameraSettings, calibrate
 from pi_reader.vision.reader import read_roll
 
 SETTLE_SECONDS = 2.0  # how long auto exposure and white balance get to settle
 FROZEN_FRAMES = 3  # frames dropped after freezing, while the new values take effect
+# Auto exposure sets the whole frame, not the dice: under a bright lamp a coloured die's top
+# face comes out clipped white, light pips and all, and the reader can only refuse that die in
+# every roll. The frozen exposure is lowered by this factor a step, at most this many steps,
+# until no coloured die's face is clipped (white dice are left out: they sit near clipping under
+# any good exposure and their dark pips survive it).
+EXPOSURE_STEP = 0.75
+MAX_EXPOSURE_STEPS = 4
 
 
 def freeze_camera(
@@ -57,6 +65,49 @@ def apply_camera_settings(camera: Camera, settings: CameraSettings) -> None:
     camera.apply_controls(settings.exposure_time_us, settings.analogue_gain, settings.colour_gains)
 
 
+def lower_exposure_off_the_dice(
+    camera: Camera, settings: CameraSettings, frame: np.ndarray
+) -> tuple[CameraSettings, np.ndarray]:
+    """The settings, and a frame taken with them, with the exposure lowered step by step while a
+    coloured die's top face is clipped white in ``frame`` (see EXPOSURE_STEP).
+
+    Only a frame that calibrates says which dice are coloured. One that does not is tried once
+    lower too (a washed-out die can be why its colours cannot be named), and a lower exposure
+    whose frame does not calibrate is never taken: the camera goes back to the last good one.
+    """
+    if _coloured_faces_clipped(frame) == 0:
+        return settings, frame
+    for _ in range(MAX_EXPOSURE_STEPS):
+        lower = dataclasses.replace(
+            settings, exposure_time_us=max(1, round(settings.exposure_time_us * EXPOSURE_STEP))
+        )
+        apply_camera_settings(camera, lower)
+        for _ in range(FROZEN_FRAMES):
+            camera.capture()
+        darker = camera.capture()
+        clipped = _coloured_faces_clipped(darker)
+        if clipped is None:
+            apply_camera_settings(camera, settings)
+            return settings, frame
+        settings, frame = lower, darker
+        if clipped == 0:
+            break
+    return settings, frame
+
+
+def _coloured_faces_clipped(frame: np.ndarray) -> int | None:
+    """How many coloured dice have their top face clipped white; None if the frame does not
+    calibrate (then which dice are coloured is not known)."""
+    try:
+        reading = read_roll(frame, calibrate(frame))
+    except CalibrationError:
+        return None
+    return sum(
+        1 for die in reading.dice
+        if die.colour != "white" and quality.face_washed_out(frame, die.box)
+    )
+
+
 def check_image_path(out: Path) -> Path:
     return out.with_name(out.stem + "-check.jpg")
 
@@ -76,6 +127,8 @@ def calibrate_live(
     try:
         settings = freeze_camera(camera, settle_seconds, sleep)
         frame: np.ndarray = camera.capture()
+        if settings is not None:
+            settings, frame = lower_exposure_off_the_dice(camera, settings, frame)
     finally:
         camera.stop()
     calibration = calibrate(frame)

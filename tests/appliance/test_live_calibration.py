@@ -23,6 +23,7 @@ def test_calibrates_from_the_camera_and_stores_the_frozen_settings(tmp_path: Pat
     camera = FakeCamera([frame], loop=True, auto_values=AUTO)  # type: ignore[arg-type]
     out = tmp_path / "calibration.json"
     calibration, check = calibrate_live(camera, out, settle_seconds=0.0, sleep=lambda s: None)
+    # Its white dice's faces are clipped white, no coloured one's: the exposure stays.
     assert camera.applied_controls == [AUTO]
     assert json.loads(out.read_text())["camera"] == {
         "exposure_time_us": 12000,
@@ -32,6 +33,56 @@ def test_calibrates_from_the_camera_and_stores_the_frozen_settings(tmp_path: Pat
     assert Calibration.load(out).camera == calibration.camera
     assert check == tmp_path / "calibration-check.jpg" and cv2.imread(str(check)) is not None
     assert not camera.running
+
+
+class LampCamera(FakeCamera):
+    """A camera under a bright lamp: it serves ``base`` as taken at the automatics' exposure, and
+    scaled by the exposure applied since (clipped at 255, as a sensor would), or ``below`` once
+    the exposure is lower than ``below_under`` microseconds."""
+
+    def __init__(self, base: np.ndarray, below: np.ndarray | None = None,
+                 below_under: int = 0) -> None:
+        super().__init__([base], loop=True, auto_values=AUTO)  # type: ignore[arg-type]
+        self._base = base.astype(np.float32)
+        self._below, self._below_under = below, below_under
+
+    def capture(self) -> np.ndarray:
+        super().capture()  # keeps the records and the start check
+        exposure = (self.applied_controls[-1]["exposure_time_us"] if self.applied_controls
+                    else AUTO["exposure_time_us"])
+        if self._below is not None and exposure < self._below_under:
+            return self._below.copy()
+        scaled = self._base * exposure / AUTO["exposure_time_us"]
+        return np.clip(scaled, 0, 255).astype(np.uint8)
+
+
+def _clipped_frame(datasets_dir: Path) -> np.ndarray:
+    # qwixx-rendered s03: the lamp clips the red and green dice's top faces white.
+    frame = cv2.imread(str(datasets_dir / "qwixx-rendered" / "s03" / "calibration.jpg"))
+    assert frame is not None
+    return frame
+
+
+def test_the_exposure_is_lowered_until_no_coloured_face_is_clipped(
+    tmp_path: Path, datasets_dir: Path
+) -> None:
+    camera = LampCamera(_clipped_frame(datasets_dir))
+    out = tmp_path / "calibration.json"
+    calibration, _ = calibrate_live(camera, out, settle_seconds=0.0, sleep=lambda s: None)
+    lowered = {**AUTO, "exposure_time_us": 9000}  # one step of EXPOSURE_STEP
+    assert camera.applied_controls == [AUTO, lowered]
+    assert calibration.camera is not None and calibration.camera.exposure_time_us == 9000
+    assert Calibration.load(out).camera == calibration.camera
+
+
+def test_a_lower_exposure_that_does_not_calibrate_is_not_taken(
+    tmp_path: Path, datasets_dir: Path
+) -> None:
+    empty_tray = np.full((768, 1024, 3), (60, 120, 70), np.uint8)
+    camera = LampCamera(_clipped_frame(datasets_dir), below=empty_tray, below_under=12000)
+    calibration, _ = calibrate_live(camera, tmp_path / "c.json", 0.0, lambda s: None)
+    assert [c["exposure_time_us"] for c in camera.applied_controls] == [12000, 9000, 12000]
+    assert calibration.camera is not None and calibration.camera.exposure_time_us == 12000
 
 
 def test_a_frame_without_the_six_dice_writes_nothing(tmp_path: Path) -> None:
