@@ -26,7 +26,7 @@ import numpy as np
 from pi_reader.vision.face_samples import is_held_out
 from pi_reader.vision.locate import DieCandidate, LocateError, SceneModel, find_dice, learn_scene
 from pi_reader.vision.recorded import shared_sets_dir
-from pi_reader.vision.types import box_overlap
+from pi_reader.vision.types import box_contains, box_overlap
 
 DEFAULT_SETS = ("qwixx-rendered", "qwixx-rendered-touching", "qwixx-rendered-more",
                 "real-d6-overhead")
@@ -36,11 +36,9 @@ def match(labels: list[dict], found: list[DieCandidate]) -> tuple[list[bool], in
     """Greedy one-to-one matching; returns found-flag per label die and the phantom count."""
     pairs = []
     for i, die in enumerate(labels):
-        lx, ly, lw, lh = die["box"]
         for j, cand in enumerate(found):
             overlap = box_overlap(die["box"], cand.box)
-            cx, cy = cand.centre
-            inside = lx <= cx <= lx + lw and ly <= cy <= ly + lh
+            inside = box_contains(die["box"], cand.centre)
             if overlap >= 0.5 or inside:
                 pairs.append((overlap + (1.0 if inside else 0.0), i, j))
     hit = [False] * len(labels)

@@ -204,19 +204,33 @@ def test_a_heap_keeps_its_pieces_when_the_closer_look_sees_fewer_dice(datasets_d
     assert sum(any(covers(c, die["box"]) for die in heap) for c in found) >= 2
 
 
+def _square_die(x: int, cocked: bool = False) -> DieCandidate:
+    """A 40 px die found at (x, 0)."""
+    corners = np.array([[x, 0], [x + 40, 0], [x + 40, 40], [x, 40]], np.float32)
+    return DieCandidate(box=(x, 0, 40, 40), top_face=corners, side_px=40.0, mask_area=1600,
+                        cocked=cocked, score=0.8)
+
+
+def test_a_heap_with_a_die_not_lying_flat_keeps_its_pieces(monkeypatch):
+    # Only the tray model sees that a die leans on another (the detector's boxes say nothing of
+    # tilt), so such a heap is not looked at again.
+    def look_closer(*args):
+        raise AssertionError("a heap with a cocked die is not looked at again")
+
+    monkeypatch.setattr(locate_detector, "look_closer", look_closer)
+    heap = [_square_die(0), _square_die(40, cocked=True)]
+    kept = locate._heaps_seen_closer(np.zeros((64, 128, 3), np.uint8), heap, 40.0)
+    assert len(kept) == 2 and all(any(c is h for c in kept) for h in heap)
+
+
 def test_a_die_only_the_closer_look_sees_comes_unconfirmed(monkeypatch):
     # Two dice the finder saw touching, and a third the closer look finds where neither was;
     # the look also reaches a die lying apart, which stays as it was found, once.
-    def candidate(x: int) -> DieCandidate:
-        corners = np.array([[x, 0], [x + 40, 0], [x + 40, 40], [x, 40]], np.float32)
-        return DieCandidate(box=(x, 0, 40, 40), top_face=corners, side_px=40.0, mask_area=1600,
-                            cocked=False, score=0.8)
-
     seen = [locate_detector.Detection((x, 20.0), (38.0, 38.0), 0.9) for x in (21, 41, 63, 120)]
     monkeypatch.setattr(locate_detector, "look_closer", lambda *args: seen)
-    apart = candidate(100)
+    apart = _square_die(100)
     found = locate._heaps_seen_closer(np.zeros((64, 160, 3), np.uint8),
-                                      [candidate(0), candidate(42), apart], 40.0)
+                                      [_square_die(0), _square_die(42), apart], 40.0)
     assert sorted((c.box[0], c.confirmed) for c in found) == [
         (2, True), (22, False), (44, True), (100, True)]
     assert any(c is apart for c in found)
