@@ -27,7 +27,7 @@ from pi_reader.appliance.notices import Notice, Outcome, Refused, notice, render
 from pi_reader.appliance.paper import PaperGame
 from pi_reader.appliance.sheet import SheetGame
 from pi_reader.appliance.table import Table
-from pi_reader.appliance.vote import DISAGREEMENT_MESSAGE, combine_readings
+from pi_reader.appliance.vote import combine_readings
 from pi_reader.devices import (
     ButtonPanel,
     Camera,
@@ -37,7 +37,8 @@ from pi_reader.devices import (
     Leds,
     Speaker,
 )
-from pi_reader.vision.types import COLOURED_DICE, Problem, ProblemKind, RollReading
+from pi_reader.rules import COLOURS, Roll
+from pi_reader.vision.types import DIE_COLOURS, Problem, ProblemKind, RollReading
 
 log = logging.getLogger(__name__)
 
@@ -97,11 +98,9 @@ class CameraRetry:
 
 def problem_notice(problem: Problem) -> Notice:
     """A reader problem as something to say, naming the die when the reader named it."""
-    if problem.kind is ProblemKind.UNREADABLE_VALUE and problem.message == DISAGREEMENT_MESSAGE:
-        return notice("problem.disagree")
     if problem.kind in _WITH_COLOUR:
         key, value_name = _WITH_COLOUR[problem.kind]
-        if problem.colour in (*COLOURED_DICE, "white"):
+        if problem.colour in DIE_COLOURS:
             return Notice(key, {value_name: problem.colour})
         if problem.kind is ProblemKind.DUPLICATE_COLOUR:
             return notice("problem.extra_die")
@@ -133,20 +132,19 @@ def same_roll(a: RollReading, b: RollReading) -> bool:
     return True
 
 
-def same_dice(a: dict[str, int], b: dict[str, int]) -> bool:
+def same_dice(a: Roll, b: Roll) -> bool:
     """The same values on the same dice (the two white dice in either order)."""
 
-    def canonical(dice: dict[str, int]) -> tuple[object, ...]:
-        whites = sorted(v for k, v in dice.items() if k.startswith("white"))
-        return (whites, sorted((k, v) for k, v in dice.items() if not k.startswith("white")))
+    def canonical(roll: Roll) -> tuple[object, ...]:
+        return (sorted((roll.white1, roll.white2)), [roll.die(colour) for colour in COLOURS])
 
     return canonical(a) == canonical(b)
 
 
-def last_roll(events: Sequence[dict]) -> dict[str, int] | None:
-    """The dice of the last roll in a journal, if any."""
+def last_roll(events: Sequence[dict]) -> Roll | None:
+    """The last roll in a journal, if any."""
     rolls = [e["dice"] for e in events if e.get("event") == "roll"]
-    return dict(rolls[-1]) if rolls else None
+    return Roll.from_dict(rolls[-1]) if rolls else None
 
 
 class Appliance:
@@ -187,7 +185,7 @@ class Appliance:
         self.stop_requested = False
         self._readings: deque[RollReading] = deque(maxlen=VOTE_FRAMES)
         self._last_roll: RollReading | None = None
-        self._journal_roll: dict[str, int] | None = None
+        self._journal_roll: Roll | None = None
         self._presses: queue.SimpleQueue[str] = queue.SimpleQueue()
         self._read_when_still = False
         if buttons is not None:
@@ -321,7 +319,7 @@ class Appliance:
         if (
             journal_roll is not None
             and reading.ok
-            and same_dice(reading.engine_dice(), journal_roll)
+            and same_dice(reading.roll, journal_roll)
         ):
             return
         if self.table.game.over:
@@ -333,14 +331,14 @@ class Appliance:
             problems = [problem_notice(p) for p in reading.problems[:MAX_PROBLEMS_SAID]]
             self._tell([*problems, notice("problem.retry")])
             return
-        dice = reading.engine_dice()
+        roll = reading.roll
         try:
-            outcome = self.table.game.roll(dice)
+            outcome = self.table.game.roll(roll)
         except Refused as refusal:
             self._tell([refusal.notice])
             return
         self._last_roll = reading
-        self._handle(outcome, roll=dice)
+        self._handle(outcome, roll=roll)
 
     # --- buttons and typed marks ----------------------------------------------------------------
     def press(self, button: str) -> None:
@@ -385,7 +383,7 @@ class Appliance:
         self._handle(outcome)
 
     # --- saying and showing ---------------------------------------------------------------------
-    def _handle(self, outcome: Outcome, roll: dict[str, int] | None = None) -> None:
+    def _handle(self, outcome: Outcome, roll: Roll | None = None) -> None:
         """Journal first, then LEDs, then say and show; the end of the game if it came."""
         self.table.commit(outcome)
         self.leds.set_removed(self.table.removed)
@@ -404,7 +402,7 @@ class Appliance:
         for item in notices:
             self.speaker.say(render(self.catalogue, item))
 
-    def _tell(self, notices: Sequence[Notice], roll: dict[str, int] | None = None) -> None:
+    def _tell(self, notices: Sequence[Notice], roll: Roll | None = None) -> None:
         if not notices:
             return
         texts = [render(self.catalogue, item) for item in notices]
@@ -416,16 +414,16 @@ class Appliance:
         else:
             self.display.show(self._wrap(texts))
 
-    def _roll_screen(self, roll: dict[str, int]) -> list[str]:
+    def _roll_screen(self, roll: Roll) -> list[str]:
         """The white sum for everyone, and the colour sums the active player may use.
 
         The long form ("ann: white 8") when everything fits the display, else the short ("W8").
         """
-        white = roll["white1"] + roll["white2"]
+        white = roll.white_sum
         items = []
-        for colour in COLOURED_DICE:
-            if colour in roll:
-                sums = sorted({roll["white1"] + roll[colour], roll["white2"] + roll[colour]})
+        for colour in COLOURS:
+            sums = roll.colour_sums(colour)
+            if sums:
                 short = self.catalogue.word(f"colour_short.{colour}")
                 if len(sums) == 1:  # both white dice alike: one sum
                     items.append(

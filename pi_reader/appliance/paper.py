@@ -24,9 +24,8 @@ from typing import Any
 
 from pi_reader.appliance.notices import Notice, Outcome, Refused, notice
 from pi_reader.rules import DICE, Colour, InvalidRoll, Roll
+from pi_reader.rules.types import LOCKS_TO_END, PENALTIES_TO_END
 
-LOCKS_TO_END = 2
-PENALTIES_TO_END = 4
 BUTTON_EVENTS = ("lock", "penalty")
 
 
@@ -44,7 +43,7 @@ class PaperGame:
     active_index: int = 0
     removed: list[str] = field(default_factory=list)
     penalties: dict[str, int] = field(default_factory=dict)
-    last_roll: dict[str, int] | None = None
+    last_roll: Roll | None = None
     turn_buttons: list[dict[str, Any]] = field(default_factory=list)
     end_reason: str | None = None  # "two_locks" or "fourth_penalty"
     ended_turn: int | None = None  # the turn (count of rolls) in which the game ended
@@ -103,15 +102,15 @@ class PaperGame:
         return tuple(d for d in DICE if d not in self.removed)
 
     # --- events from the table ------------------------------------------------------------------
-    def roll(self, dice: Mapping[str, int]) -> Outcome:
+    def roll(self, roll: Roll) -> Outcome:
         """A trusted roll was read: end the previous turn, then record the roll."""
         if self.over:
             raise Refused(notice("sheet.game_over"))
         written: list[dict[str, Any]] = []
         if self.last_roll is not None:
             written.append(self._apply({"event": "end_turn"}))
-        written.append(self._apply({"event": "roll", "dice": dict(dice)}))
-        return Outcome(written, [notice("roll.white_sum", sum=dice["white1"] + dice["white2"])])
+        written.append(self._apply({"event": "roll", "dice": roll.to_dict()}))
+        return Outcome(written, [notice("roll.white_sum", sum=roll.white_sum)])
 
     def press(self, button: str) -> Outcome:
         """A lock button (a colour), ``penalty`` or ``undo``; Refused when it cannot count."""
@@ -155,10 +154,10 @@ class PaperGame:
         if self.last_roll is not None:
             raise ValueError("a second roll in one turn (end_turn missing)")
         dice = event["dice"]
-        Roll.from_dict(dice)  # values 1..6, names known
+        roll = Roll.from_dict(dice)  # values 1..6, names known
         if set(dice) != set(self.dice_in_play()):
             raise ValueError(f"the roll must name exactly the dice in play: {self.dice_in_play()}")
-        self.last_roll = dict(dice)
+        self.last_roll = roll
 
     def _apply_lock(self, event: dict[str, Any]) -> None:
         colour = Colour(event["colour"]).value

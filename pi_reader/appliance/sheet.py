@@ -22,7 +22,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from pi_reader.appliance.notices import Notice, Outcome, Refused, notice
-from pi_reader.rules import LOCK_NUMBER, Action, Colour, Game, IllegalMove, Mark, Pass, Phase
+from pi_reader.rules import (
+    LOCK_NUMBER,
+    Action,
+    Colour,
+    Game,
+    IllegalMove,
+    Mark,
+    Pass,
+    Phase,
+    Roll,
+)
 
 ENGLISH_COLOURS = {colour.value: colour for colour in Colour}
 
@@ -117,7 +127,7 @@ class SheetGame:
         return tuple(p for p in self.players if p not in self.bots)
 
     # --- events -------------------------------------------------------------------------------
-    def roll(self, dice: Mapping[str, int]) -> Outcome:
+    def roll(self, roll: Roll) -> Outcome:
         """A trusted roll was read: finish the previous turn, record the roll, let bots move."""
         if self.over:
             raise Refused(notice("sheet.game_over"))
@@ -126,8 +136,8 @@ class SheetGame:
             self._finish_turn(outcome)
             if self.over:
                 return outcome
-        self._record({"event": "roll", "dice": dict(dice)}, outcome)
-        outcome.notices.append(notice("roll.white_sum", sum=dice["white1"] + dice["white2"]))
+        self._record({"event": "roll", "dice": roll.to_dict()}, outcome)
+        outcome.notices.append(notice("roll.white_sum", sum=roll.white_sum))
         self._bots_white(outcome)
         self._maybe_bot_colour(outcome)
         return outcome

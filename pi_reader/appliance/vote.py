@@ -26,8 +26,8 @@ def reading_signature(reading: RollReading) -> tuple[object, ...]:
 def combine_readings(readings: Sequence[RollReading]) -> RollReading:
     """The majority answer of ``readings`` (oldest first), as its most recent reading.
 
-    Without a strict majority the result carries an ``unreadable_value`` problem saying the frames
-    disagree, so the caller asks for the dice to be left alone or rolled again.
+    Without a strict majority the result carries a ``frames_disagree`` problem, so the caller asks
+    for the dice to be left alone or rolled again.
     """
     if not readings:
         raise ValueError("combine_readings needs at least one reading")
@@ -39,5 +39,5 @@ def combine_readings(readings: Sequence[RollReading]) -> RollReading:
     latest = readings[-1]
     return RollReading(
         dice=latest.dice,
-        problems=(Problem(ProblemKind.UNREADABLE_VALUE, DISAGREEMENT_MESSAGE),),
+        problems=(Problem(ProblemKind.FRAMES_DISAGREE, DISAGREEMENT_MESSAGE),),
     )

@@ -31,6 +31,7 @@ from pi_reader.config import Config, ConfigError, load_config
 from pi_reader.devices import BUTTON_NAMES, CameraSpecError, build_devices
 from pi_reader.devices.bundle import Devices
 from pi_reader.devices.systemd_notify import SystemdNotifier
+from pi_reader.rules import Colour
 
 log = logging.getLogger(__name__)
 CALIBRATION_FILE = "calibration.json"
@@ -238,7 +239,7 @@ def _play(
     read = load_reader(calibration, recording)
 
     bots = seat_bots(bot_names)
-    colour_words = {catalogue.word(f"colour.{c}"): c for c in ("red", "yellow", "green", "blue")}
+    colour_words = {catalogue.word(f"colour.{c}"): c.value for c in Colour}
     try:
         table = Table.open(
             state_dir,

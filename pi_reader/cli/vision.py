@@ -18,13 +18,14 @@ import cv2
 import numpy as np
 
 from pi_reader.cli.live_calibrate import add_live_options, run_live_calibration
+from pi_reader.rules import COLOURS
 from pi_reader.vision.annotate import annotate
 from pi_reader.vision.calibration import Calibration, CalibrationError, calibrate
 from pi_reader.vision.images import ImageError, load_frame
 from pi_reader.vision.reader import read_roll
 from pi_reader.vision.recorded import RecordedSetError, load_recorded_set
 from pi_reader.vision.replay import replay
-from pi_reader.vision.types import COLOURED_DICE, RollReading
+from pi_reader.vision.types import RollReading
 
 EXIT_OK = 0
 EXIT_SOME_FAILED = 1
@@ -66,10 +67,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _removed_list(text: str) -> tuple[str, ...]:
     names = tuple(n.strip() for n in text.split(",") if n.strip())
-    bad = [n for n in names if n not in COLOURED_DICE]
+    bad = [n for n in names if n not in COLOURS]
     if bad:
         raise argparse.ArgumentTypeError(
-            f"unknown die {', '.join(bad)}: choose among {', '.join(COLOURED_DICE)}"
+            f"unknown die {', '.join(bad)}: choose among {', '.join(COLOURS)}"
         )
     return names
 

@@ -18,8 +18,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol, TextIO, runtime_checkable
 
 from pi_reader.devices.errors import DeviceClosed, GpioUnavailable, UnknownButton, UnknownColour
+from pi_reader.rules import COLOURS
 
-LOCK_COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue")
+# One LED and one lock button per row colour of the rules.
+LOCK_COLOURS: tuple[str, ...] = tuple(colour.value for colour in COLOURS)
 BUTTON_NAMES: tuple[str, ...] = (*LOCK_COLOURS, "penalty", "undo")
 # Seconds: longer than a cheap tactile switch bounces, shorter than two deliberate presses.
 DEFAULT_BOUNCE_TIME = 0.05

@@ -7,16 +7,17 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from pi_reader.rules import Colour
 from pi_reader.vision.recorded import LabelledDie
-from pi_reader.vision.types import RollReading
+from pi_reader.vision.types import WHITE, RollReading
 
 # Outline colours (BGR) per die colour, chosen to stand out on any tray.
 _OUTLINE = {
-    "white": (255, 255, 255),
-    "red": (40, 40, 230),
-    "yellow": (0, 220, 255),
-    "green": (60, 200, 60),
-    "blue": (230, 120, 30),
+    WHITE: (255, 255, 255),
+    Colour.RED: (40, 40, 230),
+    Colour.YELLOW: (0, 220, 255),
+    Colour.GREEN: (60, 200, 60),
+    Colour.BLUE: (230, 120, 30),
 }
 _UNKNOWN = (200, 0, 200)
 _LABEL = (0, 0, 0)

@@ -28,13 +28,16 @@ from functools import cached_property
 import cv2
 import numpy as np
 
-from pi_reader.vision.types import COLOURED_DICE, UNKNOWN_COLOUR
+from pi_reader.rules import COLOURS, Colour
+from pi_reader.vision.types import UNKNOWN_COLOUR, WHITE
 
 Chroma = tuple[float, float]  # (log R/G, log B/G)
 
 # Hue angles of the four coloured dice in (log R/G, log B/G), from their nominal sRGB colours:
 # only their order round the circle matters for naming the dice of a calibration frame.
-NOMINAL_HUES_DEG: dict[str, float] = {"red": 0.0, "yellow": -86.0, "green": -148.0, "blue": 132.0}
+NOMINAL_HUES_DEG: dict[Colour, float] = {
+    Colour.RED: 0.0, Colour.YELLOW: -86.0, Colour.GREEN: -148.0, Colour.BLUE: 132.0
+}
 
 # A channel at or above this is clipped: its ratio to the others no longer measures colour.
 _CLIPPED = 250
@@ -246,9 +249,9 @@ def _add_naming_costs(
         balanced = {i: _strongest_chroma(relative[i], white_point) for i in others}
         weak = sum(max(0.0, 0.3 - float(np.hypot(*balanced[i]))) for i in others)
         hues = [_hue_deg(tuple(balanced[i])) for i in others]
-        for order in itertools.permutations(COLOURED_DICE):
+        for order in itertools.permutations(COLOURS):
             cost = 4.0 * white_spread + _hue_error(hues, order) / 90.0 + 4.0 * weak
-            names = ["white"] * 6
+            names: list[str] = [WHITE] * 6
             for i, name in zip(others, order, strict=True):
                 names[i] = name
             key = tuple(names)
@@ -264,7 +267,7 @@ def generic_colour(chroma: Chroma, white_point: Chroma = (0.0, 0.0)) -> tuple[st
     balanced = (chroma[0] - white_point[0], chroma[1] - white_point[1])
     strength = math.hypot(*balanced)
     if strength < _GENERIC_WHITE_CHROMA:
-        return "white", 1.0 - strength / _GENERIC_WHITE_CHROMA * 0.5
+        return WHITE, 1.0 - strength / _GENERIC_WHITE_CHROMA * 0.5
     hue = _hue_deg(balanced)
     name, error = min(
         ((n, _angle_between(hue, h)) for n, h in NOMINAL_HUES_DEG.items()), key=lambda t: t[1]

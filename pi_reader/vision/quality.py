@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from pi_reader.vision.types import Box, Problem, ProblemKind
+from pi_reader.vision.types import WHITE, Box, Problem, ProblemKind
 
 # The brightest 0.5 % of the frame must reach this level out of 255.
 DARK_LEVEL = 48
@@ -162,7 +162,7 @@ def assess(
                 "add light or raise the exposure",
             )
         )
-    coloured = [b for b, c in zip(boxes, colours or [""] * len(boxes), strict=True) if c != "white"]
+    coloured = [b for b, c in zip(boxes, colours or [""] * len(boxes), strict=True) if c != WHITE]
     if coloured:
         blown = sum(blown_fraction(_crop(frame, b)[::2, ::2]) >= BLOWN_FRACTION for b in coloured)
         overexposed = blown >= max(2.0, BLOWN_DICE_FRACTION * len(coloured))

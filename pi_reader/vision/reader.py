@@ -18,6 +18,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from pi_reader.rules import COLOURS
 from pi_reader.vision import colour, quality
 from pi_reader.vision.calibration import MAX_NAMING_COST, MIN_NAMING_GAP, Calibration
 from pi_reader.vision.stages import (
@@ -30,9 +31,9 @@ from pi_reader.vision.stages import (
     int_box,
 )
 from pi_reader.vision.types import (
-    COLOURED_DICE,
     DIE_COLOURS,
     UNKNOWN_COLOUR,
+    WHITE,
     DieReading,
     Problem,
     ProblemKind,
@@ -79,9 +80,10 @@ def read_roll(
     """
     _check_frame(frame_bgr)
     removed_set = frozenset(removed)
-    unknown = removed_set - set(COLOURED_DICE)
+    unknown = removed_set - set(COLOURS)
     if unknown:
-        raise ValueError(f"removed dice must be among {COLOURED_DICE}, got {sorted(unknown)}")
+        names = tuple(colour.value for colour in COLOURS)
+        raise ValueError(f"removed dice must be among {names}, got {sorted(unknown)}")
     stages = stages or default_stages()
     scene = calibration.scene if calibration else None
     expected = expected_colours(removed_set)
@@ -150,7 +152,7 @@ def _check_frame(frame: object) -> None:
 
 def expected_colours(removed: frozenset[str]) -> list[str]:
     """The colours a calibrated roll must show: two whites and every coloured die in play."""
-    return ["white"] * WHITE_DICE + [c for c in COLOURED_DICE if c not in removed]
+    return [WHITE] * WHITE_DICE + [c for c in COLOURS if c not in removed]
 
 
 def _read_dice(
@@ -345,7 +347,7 @@ def _count_problems(dice: list[DieReading], removed: frozenset[str]) -> list[Pro
     counts = Counter(d.colour for d in dice)
     problems = []
     for name in DIE_COLOURS:
-        expected = 0 if name in removed else (WHITE_DICE if name == "white" else 1)
+        expected = 0 if name in removed else (WHITE_DICE if name == WHITE else 1)
         found = counts.get(name, 0)
         if found < expected:
             problems.append(
@@ -363,7 +365,7 @@ def _count_problems(dice: list[DieReading], removed: frozenset[str]) -> list[Pro
                     name,
                 )
             )
-        elif found > expected and name == "white":
+        elif found > expected and name == WHITE:
             problems.append(
                 Problem(
                     ProblemKind.EXTRA_DIE,

@@ -9,9 +9,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-# The five Qwixx die colours; "unknown" is what the generic (uncalibrated) mode may answer.
-DIE_COLOURS: tuple[str, ...] = ("white", "red", "yellow", "green", "blue")
-COLOURED_DICE: tuple[str, ...] = ("red", "yellow", "green", "blue")
+from pi_reader.rules import COLOURS, Roll
+
+# The die colours the reader names: the two white dice, then the rules' four colours (one Colour
+# type for the whole appliance); "unknown" is what the generic (uncalibrated) mode may answer.
+WHITE = "white"
+DIE_COLOURS: tuple[str, ...] = (WHITE, *COLOURS)
 UNKNOWN_COLOUR = "unknown"
 
 Box = tuple[int, int, int, int]  # x, y, w, h in pixels
@@ -47,6 +50,9 @@ class ProblemKind(StrEnum):
     TOO_DARK = "too_dark"
     OVEREXPOSED = "overexposed"
     BLURRED = "blurred"
+    # The still frames of one settle were read differently (the appliance's vote): not one
+    # frame's fault, so it is told apart from an unreadable value.
+    FRAMES_DISAGREE = "frames_disagree"
 
 
 @dataclass(frozen=True)
@@ -107,23 +113,22 @@ class RollReading:
     @property
     def white_sum(self) -> int | None:
         """The sum of the two white dice, or None unless exactly two whites were read."""
-        whites = [d.value for d in self.dice if d.colour == "white"]
+        whites = [d.value for d in self.dice if d.colour == WHITE]
         if len(whites) != 2 or any(v is None for v in whites):
             return None
         return int(whites[0]) + int(whites[1])  # type: ignore[arg-type]
 
-    def engine_dice(self) -> dict[str, int]:
-        """The roll in the game log's spelling (white1, white2, red, ...), for a trusted reading.
+    @property
+    def roll(self) -> Roll:
+        """The roll for the rules engine, for a trusted reading.
 
-        White dice are ordered left to right so the same frame always gives the same mapping.
+        White dice are taken left to right so the same frame always gives the same roll.
         """
         if not self.ok:
             raise ValueError("a reading with problems cannot be fed to the rules engine")
-        whites = sorted((d for d in self.dice if d.colour == "white"), key=lambda d: d.centre)
-        dice: dict[str, int] = {}
-        for name, die in zip(("white1", "white2"), whites, strict=True):
-            dice[name] = int(die.value)  # type: ignore[arg-type]
-        for die in self.dice:
-            if die.colour in COLOURED_DICE:
-                dice[die.colour] = int(die.value)  # type: ignore[arg-type]
-        return dice
+        whites = sorted((d for d in self.dice if d.colour == WHITE), key=lambda d: d.centre)
+        dice: dict[str, object] = {
+            name: die.value for name, die in zip(("white1", "white2"), whites, strict=True)
+        }
+        dice.update((str(die.colour), die.value) for die in self.dice if die.colour in COLOURS)
+        return Roll.from_dict(dice)

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from pi_reader.rules import Roll
 from pi_reader.vision.types import DieReading, Problem, ProblemKind, RollReading
 
 SIZE = (120, 160)
@@ -34,6 +35,11 @@ def roll_frames(codes: Iterable[int], hold: int = 10, motion: int = 3) -> list[n
         frames += [moving(100 * n + i) for i in range(motion)]
         frames += [still(code)] * hold
     return frames
+
+
+def roll(*values: int, removed: Sequence[str] = ()) -> Roll:
+    """The rules' roll of ``dice(*values, removed=removed)``."""
+    return Roll.from_dict(dice(*values, removed=removed))
 
 
 def reading(dice: Mapping[str, int], problems: Sequence[Problem] = ()) -> RollReading:

@@ -128,7 +128,7 @@ def test_the_reader_reads_every_roll_of_the_demo_game(reader) -> None:
         reading = reader(cv2.imread(str(image)), removed)
         problems = [p.message for p in reading.problems]
         assert reading.ok, f"{image.name}: the reader reports {problems}"
-        assert sorted_whites(reading.engine_dice()) == sorted_whites(expected), image.name
+        assert sorted_whites(reading.roll.to_dict()) == sorted_whites(expected), image.name
 
 
 def test_a_whole_recorded_paper_game(tmp_path: Path, reader) -> None:

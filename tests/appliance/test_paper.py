@@ -7,9 +7,9 @@ import pytest
 from pi_reader.appliance.notices import Refused
 from pi_reader.appliance.paper import PaperError, PaperGame
 
-from .helpers import dice
+from .helpers import roll
 
-ROLL = dice(3, 4, 2, 5, 6, 1)
+ROLL = roll(3, 4, 2, 5, 6, 1)
 
 
 def keys(outcome) -> list[str]:
@@ -47,13 +47,13 @@ def test_a_lock_removes_its_die_and_a_second_lock_ends_the_game() -> None:
     assert refused.value.notice.key == "lock.already"
     with pytest.raises(ValueError, match="exactly the dice in play"):
         game.roll(ROLL)  # the red die is out of the game
-    game.roll(dice(1, 2, 3, 4, 5, removed=["red"]))
+    game.roll(roll(1, 2, 3, 4, 5, removed=["red"]))
     game.press("green")
     assert game.over and game.end_reason == "two_locks"
     game.press("blue")  # a third lock in the same turn still counts
     assert game.removed == ["red", "green", "blue"]
     with pytest.raises(Refused):
-        game.roll(dice(1, 2, removed=["red", "yellow", "green", "blue"]))
+        game.roll(roll(1, 2, removed=["red", "yellow", "green", "blue"]))
 
 
 def test_the_fourth_penalty_ends_the_game() -> None:
@@ -94,7 +94,7 @@ def test_replay_rebuilds_the_same_state() -> None:
     game = PaperGame.new(["ann", "bob"])
     game.roll(ROLL)
     game.press("red")
-    game.roll(dice(1, 2, 3, 4, 5, removed=["red"]))
+    game.roll(roll(1, 2, 3, 4, 5, removed=["red"]))
     game.press("penalty")
     again = PaperGame.replay(game.events)
     assert (again.active, again.removed, again.penalties) == ("bob", ["red"], {"ann": 0, "bob": 1})

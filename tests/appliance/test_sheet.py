@@ -6,11 +6,11 @@ import pytest
 
 from pi_reader.appliance.notices import Refused
 from pi_reader.appliance.sheet import SheetError, SheetGame
-from pi_reader.rules import Action, Game, Mark, Pass
+from pi_reader.rules import Action, Game, Mark, Pass, Roll
 
-from .helpers import dice
+from .helpers import roll
 
-ROLL = dice(3, 4, 2, 5, 6, 1)  # white sum 7; red 5/6, yellow 8/9, green 9/10, blue 4/5
+ROLL = roll(3, 4, 2, 5, 6, 1)  # white sum 7; red 5/6, yellow 8/9, green 9/10, blue 4/5
 
 
 def said(outcome) -> list[tuple[str, dict]]:
@@ -151,11 +151,11 @@ def test_computer_players_of_the_players_package_play_a_game_to_its_end() -> Non
     rng = random.Random(7)
     marks_said = 0
     while not game.over:
-        roll = {d: rng.randint(1, 6) for d in ("white1", "white2")}
-        roll |= {c: rng.randint(1, 6) for c in ("red", "yellow", "green", "blue")}
+        values = {d: rng.randint(1, 6) for d in ("white1", "white2")}
+        values |= {c: rng.randint(1, 6) for c in ("red", "yellow", "green", "blue")}
         for colour in game.removed:
-            del roll[colour]
-        outcome = game.roll(roll)
+            del values[colour]
+        outcome = game.roll(Roll.from_dict(values))
         marks_said += sum(n.key == "sheet.mark" for n in outcome.notices)
     marks_made = sum(e["event"] == "mark" for e in game.events)
     assert marks_said == marks_made > 20

@@ -10,9 +10,9 @@ import pytest
 from pi_reader.appliance.table import Table, TableError
 from pi_reader.cli import main
 
-from .helpers import dice
+from .helpers import roll
 
-ROLL = dice(3, 4, 2, 5, 6, 1)
+ROLL = roll(3, 4, 2, 5, 6, 1)
 
 
 def test_an_unfinished_game_of_the_same_players_is_resumed(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ COCKED = RollReading(GOOD.dice, (Problem(ProblemKind.COCKED_DIE, "red is cocked"
 
 def test_majority_wins_and_the_latest_matching_reading_is_returned() -> None:
     assert combine_readings([MISREAD, GOOD, GOOD]) is not MISREAD
-    assert combine_readings([GOOD, MISREAD, GOOD]).engine_dice()["blue"] == 1
+    assert combine_readings([GOOD, MISREAD, GOOD]).roll.blue == 1
 
 
 def test_a_problem_in_most_frames_is_reported() -> None:
@@ -33,6 +33,7 @@ def test_a_problem_in_most_frames_is_reported() -> None:
 def test_no_majority_is_a_doubtful_roll() -> None:
     combined = combine_readings([GOOD, MISREAD])
     assert not combined.ok
+    assert [p.kind for p in combined.problems] == [ProblemKind.FRAMES_DISAGREE]
     assert combined.problems[0].message == DISAGREEMENT_MESSAGE
     assert not combine_readings([GOOD, MISREAD, COCKED]).ok
 

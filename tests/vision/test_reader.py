@@ -42,7 +42,7 @@ def test_a_calibrated_roll_is_read_with_colours_white_sum_and_confidence(dataset
     assert [d.colour for d in reading.dice] == [d.colour for d in frame.dice]
     whites = [d.value for d in frame.dice if d.colour == "white"]
     assert reading.white_sum == sum(whites)
-    assert set(reading.engine_dice()) == {"white1", "white2", "red", "yellow", "green", "blue"}
+    assert set(reading.roll.to_dict()) == {"white1", "white2", "red", "yellow", "green", "blue"}
     assert all(0 < d.confidence <= 1 for d in reading.dice)
     assert all(isinstance(v, int) for v in reading.dice[0].box)
 
@@ -54,7 +54,7 @@ def test_a_missing_die_is_named(datasets_dir, s05):
     assert [(p.kind, p.colour) for p in reading.problems] == [(ProblemKind.MISSING_DIE, "green")]
     assert not reading.ok
     with pytest.raises(ValueError, match="problems"):
-        reading.engine_dice()
+        reading.roll  # noqa: B018 (the property raises)
 
 
 def test_a_removed_die_may_be_absent_but_not_present(datasets_dir, s05):
