@@ -157,13 +157,29 @@ def _table(image: str, reading: RollReading) -> str:
     return "\n".join(lines)
 
 
-def _progress_bar(done: int, total: int, image: str) -> None:
-    width = 30
-    filled = width * done // max(total, 1)
-    bar = "#" * filled + "." * (width - filled)
-    end = "\n" if done == total else ""
-    sys.stderr.write(f"\r[{bar}] {done}/{total} {image[:40]:<40}{end}")
-    sys.stderr.flush()
+class _ProgressBar:
+    """The replay's progress on one stderr line, redrawn in place; ``close`` ends the line so
+    that whatever is printed next (an error, the report) starts on a line of its own."""
+
+    WIDTH = 30
+
+    def __init__(self) -> None:
+        self._line_open = False
+
+    def __call__(self, done: int, total: int, image: str) -> None:
+        filled = self.WIDTH * done // max(total, 1)
+        bar = "#" * filled + "." * (self.WIDTH - filled)
+        sys.stderr.write(f"\r[{bar}] {done}/{total} {image[:40]:<40}")
+        self._line_open = True
+        if done == total:
+            self.close()
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self._line_open:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+            self._line_open = False
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -172,14 +188,16 @@ def run_replay(args: argparse.Namespace) -> int:
     except RecordedSetError as error:
         print(f"pi-reader replay: {error}", file=sys.stderr)
         return EXIT_USAGE
+    progress = _ProgressBar()
     try:
         result = replay(
             recorded,
             annotate_dir=args.annotate,
-            progress=_progress_bar,
+            progress=progress,
             calibrated=not args.generic,
         )
     except ImageError as error:
+        progress.close()
         print(f"pi-reader replay: {error}", file=sys.stderr)
         return EXIT_SOME_FAILED
     summary = {"set": str(args.folder), **result.summary()}
@@ -194,15 +212,41 @@ def _percent(value: object) -> str:
     return "-" if value is None else f"{100 * float(value):.1f}%"  # type: ignore[arg-type]
 
 
+def _count(n: int, thing: str, things: str | None = None) -> str:
+    """``1 mistake``, ``2 mistakes``: a number with its noun in the right number."""
+    return f"{n} {thing if n == 1 else (things or thing + 's')}"
+
+
 def _report_text(s: dict) -> str:
     lines = [
-        f"set {s['set']}: {s['frames']} roll frames, {s['labelled_dice']} labelled dice",
-        f"  dice right (colour and value): {_percent(s['dice_right'])}",
+        f"set {s['set']}: {_count(s['frames'], 'roll frame')}, "
+        f"{_count(s['labelled_dice'], 'labelled die', 'labelled dice')}"
+        + (f" ({s['unreadable_dice']} no one can read)" if s["unreadable_dice"] else ""),
+        f"  dice right (colour and value, readable dice): {_percent(s['dice_right'])}",
         f"  value accuracy: {_percent(s['value_accuracy'])}   "
         f"colour accuracy: {_percent(s['colour_accuracy'])}",
         f"  rolls all right: {_percent(s['rolls_right'])}   right and trusted: "
         f"{_percent(s['rolls_right_and_trusted'])}   flagged: {_percent(s['rolls_flagged'])}",
+        f"  silently wrong rolls: {s['silently_wrong_rolls']}"
+        + (f" ({', '.join(s['silently_wrong'])})" if s["silently_wrong"] else ""),
+        f"  refusal rate on rolls with every die readable: {_percent(s['refusal_rate'])} "
+        f"({s['refused_readable_rolls']} of {s['fully_readable_rolls']})",
+        f"  dice misread: {s['misread_dice']}   declined: {s['declined_dice']}",
         f"  missed: {s['missed']}   phantoms: {s['phantoms']} ({_percent(s['phantom_rate'])})",
+    ]
+    if s["unreadable_dice"]:
+        lines.append(
+            f"  faces no one can read: {s['unreadable_declined']} declined, "
+            f"{s['unreadable_misread']} given a value (misread)"
+        )
+    if s["expect_refusal_rolls"]:
+        accepted = s["expect_refusal_accepted"]
+        lines.append(
+            f"  frames that must be refused: {s['expect_refusal_refused']} of "
+            f"{s['expect_refusal_rolls']} refused"
+            + (f"; accepted: {', '.join(accepted)}" if accepted else "")
+        )
+    lines += [
         f"  time per frame: mean {s['mean_ms']} ms, p95 {s['p95_ms']} ms",
         "  slowest: " + ", ".join(f"{f['image']} {f['ms']} ms" for f in s["slowest"]),
         f"  problems reported: {s['problems']}",
@@ -215,8 +259,10 @@ def _report_text(s: dict) -> str:
     lines.extend(f"    {k}: {v}" for k, v in s["colour_confusion"].items())
     lines.append("  worst frames:")
     for f in s["worst"]:
+        detail = "; ".join(f["wrong"])
         lines.append(
-            f"    {f['image']}: {f['mistakes']} mistakes (missed {f['missed']}, phantoms "
-            f"{f['phantoms']}) {'; '.join(f['wrong'])}"
+            f"    {f['image']}: {_count(f['mistakes'], 'mistake')} ({f['missed']} missed, "
+            f"{_count(f['phantoms'], 'phantom')}; {'refused' if f['refused'] else 'accepted'})"
+            + (f" {detail}" if detail else "")
         )
     return "\n".join(lines)

@@ -35,7 +35,8 @@ def annotate(
     for label in labels:
         x, y, w, h = (round(v) for v in label.box)
         cv2.rectangle(picture, (x, y), (x + w, y + h), _LABEL, 1)
-        _text(picture, f"{label.colour or '?'} {label.value}", (x, y + h + 14), _LABEL)
+        said = "unreadable" if label.unreadable else "?" if label.value is None else label.value
+        _text(picture, f"{label.colour or '?'} {said}", (x, y + h + 14), _LABEL)
     for die in reading.dice:
         x, y, w, h = die.box
         outline = _OUTLINE.get(die.colour, _UNKNOWN)

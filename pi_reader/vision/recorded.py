@@ -6,6 +6,12 @@ Each line is ``{"image": "s00/roll_003.jpg", "kind": "roll" | "calibration", "sc
 ``value: null`` means the labellers could not tell (do not score it). ``scenario`` and
 ``removed`` are optional; any other keys (``conditions``, ``touching``, ``pips``) are kept as-is.
 
+Faces no one can read: a die labelled ``"value": null, "unreadable": "why"`` (and, in rendered
+sets, ``"rendered_value": 1..6``, what was rendered) shows a top face whose pips are not in the
+pixels; a reader must decline its value, and a value read on it is a misread even when it
+happens to equal ``rendered_value``. A frame with ``"expect_refusal": "why"`` is one no reader
+can be trusted on (for example a scenario clipped white by its lamp): it must be refused.
+
 Loading validates every line and names the file and line of the first mistake, because a silently
 skipped label would make every accuracy figure computed from the set wrong.
 """
@@ -40,11 +46,14 @@ class RecordedSetError(ValueError):
 
 @dataclass(frozen=True)
 class LabelledDie:
-    """One die as the labellers saw it. ``None`` colour or value means "not labelled"."""
+    """One die as the labellers saw it. ``None`` colour or value means "not labelled";
+    ``unreadable`` (why) marks a face no one can read, ``rendered_value`` what was rendered."""
 
     colour: str | None
     value: int | None
     box: tuple[float, float, float, float]
+    unreadable: str | None = None
+    rendered_value: int | None = None
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -63,6 +72,7 @@ class LabelledFrame:
     scenario: str | None = None
     removed: tuple[str, ...] = ()
     extra: Mapping[str, object] = field(default_factory=dict)
+    expect_refusal: str | None = None  # why a reader must refuse this frame, or None
 
 
 @dataclass(frozen=True)
@@ -141,7 +151,13 @@ def _parse_frame(line: str, root: Path, where: str) -> LabelledFrame:
     if not isinstance(dice, list):
         raise RecordedSetError(f"{where}: 'dice' must be a list")
     parsed = tuple(_parse_die(die, f"{where} die {i + 1}") for i, die in enumerate(dice))
-    known = {"image", "kind", "scenario", "removed", "dice"}
+    expect_refusal = data.get("expect_refusal")
+    if expect_refusal is not None and not _is_reason(expect_refusal):
+        raise RecordedSetError(
+            f"{where}: 'expect_refusal' must say why the frame must be refused (a non-empty "
+            f"string), got {expect_refusal!r}"
+        )
+    known = {"image", "kind", "scenario", "removed", "dice", "expect_refusal"}
     return LabelledFrame(
         image=image,
         path=root / image,
@@ -150,7 +166,12 @@ def _parse_frame(line: str, root: Path, where: str) -> LabelledFrame:
         scenario=scenario,
         removed=tuple(removed),
         extra={k: v for k, v in data.items() if k not in known},
+        expect_refusal=expect_refusal,
     )
+
+
+def _is_reason(text: object) -> bool:
+    return isinstance(text, str) and bool(text.strip())
 
 
 def _parse_die(die: object, where: str) -> LabelledDie:
@@ -171,4 +192,40 @@ def _parse_die(die: object, where: str) -> LabelledDie:
         or box[3] <= 0
     ):
         raise RecordedSetError(f"{where}: 'box' must be [x, y, w, h] with w, h > 0, got {box!r}")
-    return LabelledDie(colour=colour, value=value, box=(box[0], box[1], box[2], box[3]))
+    unreadable, rendered_value = _parse_unreadable(die, value, where)
+    return LabelledDie(
+        colour=colour,
+        value=value,
+        box=(box[0], box[1], box[2], box[3]),
+        unreadable=unreadable,
+        rendered_value=rendered_value,
+    )
+
+
+def _parse_unreadable(die: dict, value: object, where: str) -> tuple[str | None, int | None]:
+    """The ``unreadable`` reason and ``rendered_value`` of a face no one can read: both belong
+    to a die with ``"value": null`` (a labelled value and "unreadable" contradict each other)."""
+    unreadable = die.get("unreadable")
+    rendered_value = die.get("rendered_value")
+    if unreadable is not None:
+        if not _is_reason(unreadable):
+            raise RecordedSetError(
+                f"{where}: 'unreadable' must say why no one can read the face (a non-empty "
+                f"string), got {unreadable!r}"
+            )
+        if value is not None:
+            raise RecordedSetError(
+                f"{where}: a face marked 'unreadable' must have \"value\": null (put what was "
+                f"rendered in 'rendered_value'), got value {value!r}"
+            )
+    if rendered_value is not None:
+        if unreadable is None:
+            raise RecordedSetError(
+                f"{where}: 'rendered_value' belongs to a face marked 'unreadable' (a readable "
+                f"face carries its value in 'value')"
+            )
+        if isinstance(rendered_value, bool) or rendered_value not in range(1, 7):
+            raise RecordedSetError(
+                f"{where}: 'rendered_value' must be 1..6, got {rendered_value!r}"
+            )
+    return unreadable, rendered_value

@@ -62,7 +62,12 @@ def replay(
         start = time.perf_counter()
         reading = read_roll(image, calibrations[frame.scenario], frame.removed, stages=stages)
         seconds = time.perf_counter() - start
-        score = score_frame(frame, reading, seconds)
+        score = score_frame(
+            frame,
+            reading,
+            seconds,
+            calibration_refused=str(frame.scenario) in result.calibration_errors,
+        )
         result.report.add(score)
         if annotate_dir is not None and not score.right:
             annotate_dir.mkdir(parents=True, exist_ok=True)

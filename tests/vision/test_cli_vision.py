@@ -144,3 +144,62 @@ def test_replay_shows_a_progress_bar_and_a_text_report(datasets_dir, tmp_path, c
     captured = capsys.readouterr()
     assert "1/1" in captured.err and "#" in captured.err
     assert "dice right" in captured.out and "value confusion" in captured.out
+
+
+def relabelled_set(datasets_dir, tmp_path, change):
+    """small_set with its labels changed by ``change(lines)``."""
+    folder, lines = small_set(datasets_dir, tmp_path, rolls=2)
+    change(lines)
+    (folder / "labels.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return folder
+
+
+def test_replay_reports_silently_wrong_rolls_and_faces_no_one_can_read(
+    datasets_dir, tmp_path, capsys
+):
+    def change(lines):
+        white = lines[1]["dice"][0]
+        white["value"] = white["value"] % 6 + 1  # a label the reader's right answer contradicts
+        red = next(d for d in lines[2]["dice"] if d["colour"] == "red")
+        red.update(value=None, rendered_value=red["value"], unreadable="washed out (test)")
+
+    folder = relabelled_set(datasets_dir, tmp_path, change)
+    assert main(["replay", str(folder), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["silently_wrong_rolls"] == 2
+    assert report["silently_wrong"] == ["s00/roll_001.jpg", "s00/roll_002.jpg"]
+    assert (report["unreadable_dice"], report["unreadable_misread"]) == (1, 1)
+    assert (report["fully_readable_rolls"], report["refusal_rate"]) == (1, 0.0)
+    assert main(["replay", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "silently wrong rolls: 2 (s00/roll_001.jpg, s00/roll_002.jpg)" in out
+    assert "refusal rate on rolls with every die readable: 0.0% (0 of 1)" in out
+    assert "1 mistake (0 missed, 0 phantoms; accepted)" in out and "mistakes" not in out
+    assert "(unreadable, rendered" in out and "None" not in out.split("worst frames:")[1]
+
+
+def test_replay_reports_frames_that_must_be_refused(datasets_dir, tmp_path, capsys):
+    def change(lines):
+        for line in lines:
+            line["expect_refusal"] = "too bright (test)"
+
+    folder = relabelled_set(datasets_dir, tmp_path, change)
+    assert main(["replay", str(folder), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["expect_refusal_rolls"], report["scored_frames"]) == (2, 0)
+    # The two frames are readable in fact, so the reader takes them: both accepted.
+    assert report["expect_refusal_accepted"] == ["s00/roll_001.jpg", "s00/roll_002.jpg"]
+    assert main(["replay", str(folder)]) == 0
+    assert "frames that must be refused: 0 of 2 refused; accepted:" in capsys.readouterr().out
+
+
+def test_a_replay_error_is_printed_on_its_own_line_after_the_progress_bar(
+    datasets_dir, tmp_path, capsys
+):
+    folder, lines = small_set(datasets_dir, tmp_path, rolls=2)
+    (folder / lines[2]["image"]).unlink()
+    assert main(["replay", str(folder)]) == 1
+    err = capsys.readouterr().err
+    *_, bar, error, after = err.split("\n")
+    assert "1/2" in bar and after == ""
+    assert error.startswith("pi-reader replay: ") and "no such image" in error

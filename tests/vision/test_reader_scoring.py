@@ -97,3 +97,103 @@ def test_the_report_sums_frames_and_builds_confusion_matrices():
 def test_box_overlap_is_intersection_over_union(a, b, overlap):
     assert box_overlap(a, b) == pytest.approx(overlap)
     assert box_overlap(b, a) == pytest.approx(overlap)
+
+
+def unreadable(colour, x, y, rendered=6):
+    return LabelledDie(colour=colour, value=None, box=(x, y, 50, 50),
+                       unreadable="washed out", rendered_value=rendered)
+
+
+DECLINED = (Problem(ProblemKind.UNREADABLE_VALUE, "the value cannot be read"),)
+
+
+def test_a_face_no_one_can_read_is_right_only_when_declined():
+    labels = frame(label("white", 3, 0, 0), unreadable("red", 100, 0))
+    read = (die("white", 3, 0, 0), die("red", None, 100, 0))
+    declined = score_frame(labels, RollReading(dice=read, problems=DECLINED), 0.0)
+    assert declined.right and declined.refused and not declined.silently_wrong
+    # The rendered value, guessed without a problem, is luck: a misread and a silently wrong roll.
+    lucky = score_frame(
+        labels, RollReading(dice=(die("white", 3, 0, 0), die("red", 6, 100, 0))), 0.0
+    )
+    assert not lucky.right and lucky.silently_wrong
+    report = Report(frames=[declined, lucky])
+    s = report.summary()
+    assert (s["unreadable_dice"], s["unreadable_declined"], s["unreadable_misread"]) == (2, 1, 1)
+    assert s["misread_dice"] == 1 and s["declined_dice"] == 0
+    # Unreadable faces are out of the value figures, in the colour figures.
+    assert s["readable_dice"] == 2 and s["dice_right"] == 1.0 and s["value_accuracy"] == 1.0
+    assert s["colour_accuracy"] == 1.0
+    assert s["value_confusion"]["unreadable"] == {"None": 1, "6": 1}
+    assert s["silently_wrong_rolls"] == 1 and s["silently_wrong"] == ["f.jpg"]
+    assert s["worst"][0]["wrong"] == ["red (unreadable, rendered 6) read as red 6"]
+    # Neither roll has every die readable, so neither counts in the refusal rate.
+    assert s["fully_readable_rolls"] == 0 and s["refusal_rate"] is None
+
+
+def test_silently_wrong_rolls_are_wrong_missed_or_invented_dice_with_no_problem():
+    labels = frame(label("white", 3, 0, 0), label("red", 4, 100, 0))
+    readings = {
+        "right": RollReading(dice=(die("white", 3, 0, 0), die("red", 4, 100, 0))),
+        "wrong value": RollReading(dice=(die("white", 3, 0, 0), die("red", 5, 100, 0))),
+        "wrong colour": RollReading(dice=(die("white", 3, 0, 0), die("blue", 4, 100, 0))),
+        "missed": RollReading(dice=(die("white", 3, 0, 0),)),
+        "invented": RollReading(
+            dice=(die("white", 3, 0, 0), die("red", 4, 100, 0), die("blue", 1, 300, 0))
+        ),
+        "wrong but refused": RollReading(
+            dice=(die("white", 3, 0, 0), die("red", 5, 100, 0)), problems=DECLINED
+        ),
+        "right but refused": RollReading(
+            dice=(die("white", 3, 0, 0), die("red", 4, 100, 0)), problems=DECLINED
+        ),
+    }
+    scores = {name: score_frame(labels, r, 0.0) for name, r in readings.items()}
+    silent = {name for name, score in scores.items() if score.silently_wrong}
+    assert silent == {"wrong value", "wrong colour", "missed", "invented"}
+    s = Report(frames=list(scores.values())).summary()
+    assert s["silently_wrong_rolls"] == 4
+    assert (s["fully_readable_rolls"], s["refused_readable_rolls"]) == (7, 2)
+    assert s["refusal_rate"] == round(2 / 7, 4)
+    assert s["rolls_right_and_trusted"] == round(1 / 7, 4)
+
+
+def test_a_refused_calibration_refuses_its_rolls():
+    labels = frame(label("white", 3, 0, 0))
+    wrong = RollReading(dice=(die("white", 2, 0, 0),))
+    score = score_frame(labels, wrong, 0.0, calibration_refused=True)
+    assert score.refused and not score.silently_wrong
+
+
+def refusal_frame(*dice):
+    return LabelledFrame(
+        image="bright.jpg",
+        path=None,  # type: ignore[arg-type]
+        kind="roll",
+        dice=tuple(dice),
+        expect_refusal="clipped white",
+    )
+
+
+def test_a_frame_that_must_be_refused_counts_only_as_refused_or_not():
+    labels = refusal_frame(label("white", 3, 0, 0), label("red", 4, 100, 0))
+    accepted = score_frame(labels, RollReading(dice=(die("blue", 1, 300, 0),)), 0.0)
+    refused = score_frame(
+        labels, RollReading(dice=(die("white", 3, 0, 0),), problems=DECLINED), 0.0
+    )
+    calibration_refused = score_frame(labels, RollReading(dice=()), 0.0, calibration_refused=True)
+    assert not accepted.right and refused.right and calibration_refused.right
+    s = Report(frames=[accepted, refused, calibration_refused]).summary()
+    assert (s["frames"], s["scored_frames"], s["labelled_dice"], s["phantoms"]) == (3, 0, 0, 0)
+    assert s["missed"] == 0 and s["dice_right"] is None and s["rolls_right"] is None
+    assert (s["expect_refusal_rolls"], s["expect_refusal_refused"]) == (3, 2)
+    assert s["expect_refusal_accepted"] == ["bright.jpg"]
+    assert s["silently_wrong_rolls"] == 0 and s["worst"] == []
+
+
+def test_a_declined_readable_die_is_described_without_a_none():
+    labels = frame(label("blue", 2, 0, 0))
+    score = score_frame(labels, RollReading(dice=(die("blue", None, 0, 0),), problems=DECLINED), 0)
+    s = Report(frames=[score]).summary()
+    assert s["worst"][0]["wrong"] == ["blue 2 read as blue, no value"]
+    assert s["declined_dice"] == 1 and s["misread_dice"] == 0

@@ -29,6 +29,25 @@ def test_the_shared_sets_load_with_their_documented_sizes(datasets_dir):
     assert real.calibration_for(None) is None
 
 
+def test_the_shared_sets_faces_no_one_can_read_are_loaded(datasets_dir):
+    counts = {}
+    for name in ("qwixx-rendered", "qwixx-rendered-more", "qwixx-rendered-touching"):
+        recorded = load_recorded_set(datasets_dir / name)
+        unreadable = [d for f in recorded.frames for d in f.dice if d.unreadable]
+        assert all(d.value is None and d.rendered_value in range(1, 7) for d in unreadable)
+        assert all("washed out" in d.unreadable for d in unreadable)
+        counts[name] = (len(unreadable), sum(f.expect_refusal is not None for f in recorded.frames))
+    assert counts == {
+        "qwixx-rendered": (31, 0),
+        "qwixx-rendered-more": (31, 0),
+        "qwixx-rendered-touching": (6, 9),
+    }
+    touching = load_recorded_set(datasets_dir / "qwixx-rendered-touching")
+    refused = {f.scenario for f in touching.frames if f.expect_refusal}
+    assert refused == {"s04"}
+    assert all("expect_refusal" not in f.extra for f in touching.frames)
+
+
 GOOD = {
     "image": "a.jpg",
     "kind": "roll",
@@ -36,9 +55,35 @@ GOOD = {
 }
 
 
+def unreadable(**changes):
+    """A die no one can read, as the shared rendered sets label it, with some fields changed."""
+    die = {"colour": "red", "value": None, "box": [1, 2, 3, 4], "rendered_value": 6,
+           "unreadable": "top face washed out by the light (pip contrast 1)"}
+    return {k: v for k, v in {**die, **changes}.items() if v is not None or k == "value"}
+
+
 def write(tmp_path, *lines):
     (tmp_path / "labels.jsonl").write_text("\n".join(lines) + "\n")
     return tmp_path
+
+
+def test_a_face_no_one_can_read_and_a_frame_to_refuse_keep_their_reasons(tmp_path):
+    washed = {"colour": "red", "value": None, "box": [1, 2, 3, 4], "rendered_value": 6,
+              "unreadable": "washed out"}
+    unknown = {"colour": "blue", "value": None, "box": [9, 2, 3, 4], "unreadable": "in shadow"}
+    line = dict(GOOD, dice=[washed, unknown], expect_refusal="clipped white")
+    (frame,) = load_recorded_set(write(tmp_path, json.dumps(line))).frames
+    assert frame.expect_refusal == "clipped white"
+    assert frame.extra == {}
+    assert (frame.dice[0].unreadable, frame.dice[0].rendered_value) == ("washed out", 6)
+    assert (frame.dice[1].unreadable, frame.dice[1].rendered_value) == ("in shadow", None)
+
+
+def test_an_old_line_has_every_face_readable_and_no_refusal_expected(tmp_path):
+    line = dict(GOOD, dice=[{"colour": None, "value": None, "box": [1, 2, 3, 4]}])
+    (frame,) = load_recorded_set(write(tmp_path, json.dumps(line))).frames
+    assert frame.expect_refusal is None
+    assert frame.dice[0].unreadable is None and frame.dice[0].rendered_value is None
 
 
 def test_a_good_line_keeps_its_fields_and_extras(tmp_path):
@@ -79,6 +124,21 @@ def test_a_good_line_keeps_its_fields_and_extras(tmp_path):
         ),
         (json.dumps({**GOOD, "dice": [{"colour": None, "value": 1, "box": [0, 0, 1]}]}), "'box'"),
         (json.dumps({**GOOD, "scenario": 3}), "'scenario'"),
+        (json.dumps({**GOOD, "expect_refusal": ""}), "'expect_refusal' must say why"),
+        (json.dumps({**GOOD, "expect_refusal": True}), "'expect_refusal' must say why"),
+        (json.dumps({**GOOD, "dice": [unreadable(value=3)]}), 'must have "value": null'),
+        (json.dumps({**GOOD, "dice": [unreadable(unreadable="  ")]}), "'unreadable' must say"),
+        (json.dumps({**GOOD, "dice": [unreadable(unreadable=1)]}), "'unreadable' must say"),
+        (json.dumps({**GOOD, "dice": [unreadable(rendered_value=0)]}), "'rendered_value' must"),
+        (json.dumps({**GOOD, "dice": [unreadable(rendered_value="6")]}), "'rendered_value' must"),
+        (
+            json.dumps({**GOOD, "dice": [unreadable(rendered_value=True)]}),
+            "'rendered_value' must",
+        ),
+        (
+            json.dumps({**GOOD, "dice": [unreadable(unreadable=None)]}),
+            "'rendered_value' belongs to a face marked 'unreadable'",
+        ),
     ],
 )
 def test_a_malformed_line_is_refused_naming_the_line(tmp_path, line, message):
