@@ -19,8 +19,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from pi_reader.devices.camera_spec import parse_camera_spec
-from pi_reader.devices.errors import CameraSpecError
+from pi_reader.camera_spec import CameraSpecError, parse_camera_spec
 
 DEFAULT_CONFIG_PATH = Path("/etc/pi-reader/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/pi-reader")

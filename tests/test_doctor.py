@@ -14,11 +14,13 @@ from gpiozero import Device
 from gpiozero.exc import BadPinFactory
 from gpiozero.pins.mock import MockFactory
 
+from pi_reader.appliance.device_setup import device_settings
 from pi_reader.cli import main
 from pi_reader.config import Config, parse_config
 from pi_reader.devices import doctor
 from pi_reader.devices.doctor import Check, Status
 from pi_reader.devices.fake_camera import FakeCamera
+from pi_reader.devices.settings import CameraSettings, DeviceSettings
 from pi_reader.vision import weights
 
 
@@ -29,9 +31,14 @@ def frames_folder(tmp_path: Path) -> Path:
     return folder
 
 
+def camera_settings(spec: str | None = None) -> CameraSettings:
+    """The default config's camera, or the one ``spec`` names (as ``--camera`` does)."""
+    return device_settings(Config(), camera_spec=spec).camera
+
+
 class TestCamera:
     def test_ok_with_a_frame(self, tmp_path: Path) -> None:
-        check = doctor.check_camera(Config(), camera_spec=f"dir:{frames_folder(tmp_path)}")
+        check = doctor.check_camera(camera_settings(f"dir:{frames_folder(tmp_path)}"))
         assert check.status is Status.OK
         assert "captured a 64x48 frame" in check.detail
 
@@ -39,13 +46,13 @@ class TestCamera:
         def opener(spec: str, **_: Any) -> FakeCamera:
             return FakeCamera([], fail_starts=1)
 
-        check = doctor.check_camera(Config(), opener=opener)
+        check = doctor.check_camera(camera_settings(), opener=opener)
         assert check.status is Status.MISSING
         assert "rpicam-hello --list-cameras" in check.fix
 
     def test_bad_spec_and_empty_recording(self, tmp_path: Path) -> None:
-        assert doctor.check_camera(Config(), camera_spec="dir:/nowhere").status is Status.FAIL
-        check = doctor.check_camera(Config(), camera_spec=f"dir:{tmp_path}")
+        assert doctor.check_camera(camera_settings("dir:/nowhere")).status is Status.FAIL
+        check = doctor.check_camera(camera_settings(f"dir:{tmp_path}"))
         assert (check.status, check.detail) == (
             Status.FAIL,
             f"dir:{tmp_path}: no readable frames in the folder",
@@ -55,7 +62,7 @@ class TestCamera:
         try:
             import picamera2  # noqa: F401
         except ImportError:
-            assert doctor.check_camera(Config()).status is Status.MISSING
+            assert doctor.check_camera(camera_settings()).status is Status.MISSING
         else:
             pytest.skip("picamera2 is installed: this machine may have a camera")
 
@@ -66,7 +73,7 @@ def completed(code: int, stdout: bytes = b"", stderr: bytes = b"") -> Any:
 
 class TestSpeech:
     def test_espeak_missing(self) -> None:
-        check = doctor.check_espeak(Config(), which=lambda name: None)
+        check = doctor.check_espeak(device_settings(Config()).speaker, which=lambda name: None)
         assert (check.status, check.fix) == (Status.MISSING, "sudo apt install espeak-ng")
 
     def test_espeak_unknown_voice(self) -> None:
@@ -74,7 +81,9 @@ class TestSpeech:
             return completed(1, stderr=b"Error: voice does not exist")
 
         config = parse_config('[speaker]\nvoice = "klingon"\n')
-        check = doctor.check_espeak(config, which=lambda name: "/usr/bin/espeak-ng", run=run)
+        check = doctor.check_espeak(
+            device_settings(config).speaker, which=lambda name: "/usr/bin/espeak-ng", run=run
+        )
         assert check.status is Status.FAIL
         assert "voice 'klingon'" in check.detail and "voice does not exist" in check.detail
 
@@ -83,24 +92,30 @@ class TestSpeech:
             Path(command[command.index("-w") + 1]).write_bytes(b"RIFF....WAVE")
             return completed(0)
 
-        check = doctor.check_espeak(Config(), which=lambda name: "/usr/bin/espeak-ng", run=run)
+        check = doctor.check_espeak(
+            device_settings(Config()).speaker, which=lambda name: "/usr/bin/espeak-ng", run=run
+        )
         assert check.status is Status.OK
 
     @pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="espeak-ng absent")
     def test_real_espeak_renders_every_language(self) -> None:
         for language in ("en", "ru", "uk", "es", "de", "fa"):
             config = parse_config(f'[speaker]\nlanguage = "{language}"\n')
-            assert doctor.check_espeak(config).status is Status.OK, language
+            assert doctor.check_espeak(device_settings(config).speaker).status is Status.OK, (
+                language
+            )
 
     def test_aplay_missing(self) -> None:
-        check = doctor.check_aplay(Config(), which=lambda name: None)
+        check = doctor.check_aplay(device_settings(Config()).speaker, which=lambda name: None)
         assert (check.status, check.fix) == (Status.MISSING, "sudo apt install alsa-utils")
 
     def test_no_sound_card(self) -> None:
         def run(command: list[str], **_: Any) -> Any:
             return completed(1, stderr=b"aplay: device_list:274: no soundcards found...")
 
-        check = doctor.check_aplay(Config(), which=lambda name: "/usr/bin/aplay", run=run)
+        check = doctor.check_aplay(
+            device_settings(Config()).speaker, which=lambda name: "/usr/bin/aplay", run=run
+        )
         assert check.status is Status.MISSING and "USB speaker" in check.fix
 
     def test_a_sound_card(self) -> None:
@@ -111,7 +126,9 @@ class TestSpeech:
             return completed(0, stdout=listing)
 
         config = parse_config('[speaker]\ndevice = "plughw:1,0"\n')
-        check = doctor.check_aplay(config, which=lambda name: "/usr/bin/aplay", run=run)
+        check = doctor.check_aplay(
+            device_settings(config).speaker, which=lambda name: "/usr/bin/aplay", run=run
+        )
         assert (check.status, check.detail) == (
             Status.OK,
             "1 sound card(s); playing on plughw:1,0",
@@ -119,8 +136,14 @@ class TestSpeech:
 
     def test_disabled_speech_is_fine(self) -> None:
         config = parse_config("[speaker]\nenabled = false\n")
-        assert doctor.check_espeak(config, which=lambda name: None).status is Status.OK
-        assert doctor.check_aplay(config, which=lambda name: None).status is Status.OK
+        assert (
+            doctor.check_espeak(device_settings(config).speaker, which=lambda name: None).status
+            is Status.OK
+        )
+        assert (
+            doctor.check_aplay(device_settings(config).speaker, which=lambda name: None).status
+            is Status.OK
+        )
 
 
 class Bus:
@@ -141,13 +164,13 @@ class Bus:
 
 class TestLcd:
     def test_no_i2c_bus(self, tmp_path: Path) -> None:
-        check = doctor.check_lcd(Config(), bus_class=Bus, dev_dir=tmp_path)
+        check = doctor.check_lcd(device_settings(Config()).lcd, bus_class=Bus, dev_dir=tmp_path)
         assert check.status is Status.MISSING and "raspi-config nonint do_i2c 0" in check.fix
 
     def test_nothing_at_the_address(self, tmp_path: Path) -> None:
         (tmp_path / "i2c-1").touch()
         Bus.answering = {0x3F}
-        check = doctor.check_lcd(Config(), bus_class=Bus, dev_dir=tmp_path)
+        check = doctor.check_lcd(device_settings(Config()).lcd, bus_class=Bus, dev_dir=tmp_path)
         assert check.status is Status.MISSING
         assert "nothing answers at 0x27" in check.detail and "i2cdetect -y 1" in check.fix
 
@@ -155,7 +178,10 @@ class TestLcd:
         (tmp_path / "i2c-1").touch()
         Bus.answering = {0x3F}
         config = parse_config("[lcd]\naddress = 0x3F\n")
-        assert doctor.check_lcd(config, bus_class=Bus, dev_dir=tmp_path).status is Status.OK
+        assert (
+            doctor.check_lcd(device_settings(config).lcd, bus_class=Bus, dev_dir=tmp_path).status
+            is Status.OK
+        )
 
     def test_bus_not_permitted(self, tmp_path: Path) -> None:
         (tmp_path / "i2c-1").touch()
@@ -163,26 +189,36 @@ class TestLcd:
         def denied(port: int) -> Bus:
             raise PermissionError(13, "Permission denied")
 
-        check = doctor.check_lcd(Config(), bus_class=denied, dev_dir=tmp_path)
+        check = doctor.check_lcd(device_settings(Config()).lcd, bus_class=denied, dev_dir=tmp_path)
         assert check.status is Status.FAIL and "i2c group" in check.fix
 
     def test_disabled(self, tmp_path: Path) -> None:
         config = parse_config("[lcd]\nenabled = false\n")
-        assert doctor.check_lcd(config, bus_class=Bus, dev_dir=tmp_path).status is Status.OK
+        assert (
+            doctor.check_lcd(device_settings(config).lcd, bus_class=Bus, dev_dir=tmp_path).status
+            is Status.OK
+        )
 
 
 class TestGpio:
     def test_pins_claimed_and_released(self, factory: MockFactory) -> None:
-        assert doctor.check_gpio(Config()).status is Status.OK
-        assert doctor.check_gpio(Config()).status is Status.OK  # released the first time
+        assert doctor.check_gpio(device_settings(Config()).gpio).status is Status.OK
+        assert (
+            doctor.check_gpio(device_settings(Config()).gpio).status is Status.OK
+        )  # released the first time
 
     def test_pins_busy(self, factory: MockFactory) -> None:
         from gpiozero import LED
 
         held = LED(Config().pins.buttons.undo)  # the running service holds a pin
-        check = doctor.check_gpio(Config())
+        check = doctor.check_gpio(device_settings(Config()).gpio)
         assert check.status is Status.FAIL and "systemctl stop pi-reader" in check.fix
-        assert doctor.check_gpio(parse_config("[pins.buttons]\nundo = 4\n")).status is Status.OK
+        assert (
+            doctor.check_gpio(
+                device_settings(parse_config("[pins.buttons]\nundo = 4\n")).gpio
+            ).status
+            is Status.OK
+        )
         held.close()
 
     def test_no_pin_factory(self, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -191,15 +227,15 @@ class TestGpio:
 
         monkeypatch.setattr(Device, "pin_factory", None)
         monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_factory))
-        check = doctor.check_gpio(Config())
+        check = doctor.check_gpio(device_settings(Config()).gpio)
         assert check.status is Status.MISSING and "python3-lgpio" in check.fix
 
 
 def test_state_dir(tmp_path: Path) -> None:
     config = parse_config(f'[paths]\nstate_dir = "{tmp_path}"\n')
-    assert doctor.check_state_dir(config).status is Status.OK
+    assert doctor.check_state_dir(config.paths.state_dir).status is Status.OK
     missing = parse_config(f'[paths]\nstate_dir = "{tmp_path / "absent"}"\n')
-    assert doctor.check_state_dir(missing).status is Status.MISSING
+    assert doctor.check_state_dir(missing.paths.state_dir).status is Status.MISSING
 
 
 def test_check_lines() -> None:
@@ -215,7 +251,7 @@ class TestCommand:
         self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
     ) -> None:
         checks = [Check("camera", Status.OK, "fine"), Check("lcd", Status.OK, "fine")]
-        monkeypatch.setattr(doctor, "run_checks", lambda config, camera_spec=None: checks)
+        monkeypatch.setattr(doctor, "run_checks", lambda settings, state_dir: checks)
         assert main(["doctor", "--config", str(self.example())]) == 0
         assert capsys.readouterr().out.splitlines()[-1] == "all devices OK"
 
@@ -237,7 +273,7 @@ class TestCommand:
     def test_missing_reader_weights_are_reported(
         self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
     ) -> None:
-        monkeypatch.setattr(doctor, "run_checks", lambda config, camera_spec=None: [])
+        monkeypatch.setattr(doctor, "run_checks", lambda settings, state_dir: [])
         assert main(["doctor", "--config", str(self.example())]) == 0
         assert "OK       weights   pip classifier and dice detector installed" in (
             capsys.readouterr().out
@@ -261,8 +297,8 @@ class TestCommand:
     ) -> None:
         seen: list[str | None] = []
 
-        def run_checks(config: Config, camera_spec: str | None = None) -> list[Check]:
-            seen.append(camera_spec)
+        def run_checks(settings: DeviceSettings, state_dir: Path) -> list[Check]:
+            seen.append(settings.camera.spec)
             return [Check("camera", Status.FAIL, "gone", "plug it in")]
 
         monkeypatch.setattr(doctor, "run_checks", run_checks)

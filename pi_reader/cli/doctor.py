@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from pi_reader.appliance.device_setup import device_settings
 from pi_reader.cli.config import add_config_option
 from pi_reader.config import ConfigError, load_config
 from pi_reader.devices import doctor
@@ -38,7 +39,8 @@ def run_doctor(args: argparse.Namespace) -> int:
         return 1
     source = config.source or "built-in defaults (no config file)"
     print(f"{'OK':<8} {'config':<9} {source}")
-    checks = [*doctor.run_checks(config, camera_spec=args.camera), check_reader_weights()]
+    settings = device_settings(config, camera_spec=args.camera)
+    checks = [*doctor.run_checks(settings, config.paths.state_dir), check_reader_weights()]
     for check in checks:
         for line in check.lines():
             print(line)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from pi_reader.config import ConfigError, load_config
-from pi_reader.devices import CameraError, open_camera
+from pi_reader.devices import CameraError, CameraSpecError, open_camera
 from pi_reader.vision.calibration import CalibrationError
 
 CALIBRATION_FILE = "calibration.json"
@@ -46,7 +46,7 @@ def run_live_calibration(args: argparse.Namespace) -> int:
             fps=config.camera.fps,
         )
         calibration, check = calibrate_live(camera, out)
-    except (CameraError, CalibrationError, OSError) as error:
+    except (CameraError, CameraSpecError, CalibrationError, OSError) as error:
         print(f"pi-reader calibrate: {error}", file=sys.stderr)
         return EXIT_FAILED
     frozen = "camera settings frozen" if calibration.camera else "camera has no manual controls"

@@ -22,13 +22,15 @@ from typing import Any
 
 from pi_reader.appliance.bots import BotsUnavailable, bot_name, seat_bots
 from pi_reader.appliance.catalogue import LANGUAGES, Catalogue
+from pi_reader.appliance.device_setup import open_devices
 from pi_reader.appliance.loop import Appliance, FrameClock, Notifier
 from pi_reader.appliance.notices import notice
 from pi_reader.appliance.recorded import RecordedGame, RecordedGameError, Recording
 from pi_reader.appliance.table import Table, TableError
+from pi_reader.camera_spec import CameraKind, parse_camera_spec
 from pi_reader.cli.config import add_config_option
 from pi_reader.config import Config, ConfigError, load_config
-from pi_reader.devices import BUTTON_NAMES, CameraSpecError, build_devices
+from pi_reader.devices import BUTTON_NAMES, CameraSpecError
 from pi_reader.devices.bundle import Devices
 from pi_reader.devices.systemd_notify import SystemdNotifier
 from pi_reader.rules import Colour
@@ -142,17 +144,21 @@ def load_calibration(calibration_path: Path | None, recording: Recording | None)
     return calibration
 
 
-def load_reader(calibration_path: Path | None, recording: Recording | None) -> Callable[..., Any]:
+class TableReader:
+    """The reader bound to the table's calibration (what the appliance calls per frame)."""
+
+    def __init__(self, calibration: Any) -> None:
+        self.calibration = calibration
+
+    def __call__(self, frame: Any, removed: Any) -> Any:
+        from pi_reader.vision.reader import read_roll
+
+        return read_roll(frame, calibration=self.calibration, removed=tuple(removed))
+
+
+def load_reader(calibration_path: Path | None, recording: Recording | None) -> TableReader:
     """The reader bound to the table's calibration."""
-    from pi_reader.vision.reader import read_roll
-
-    calibration = load_calibration(calibration_path, recording)
-
-    def read(frame: Any, removed: Any) -> Any:
-        return read_roll(frame, calibration=calibration, removed=tuple(removed))
-
-    read.calibration = calibration  # type: ignore[attr-defined]
-    return read
+    return TableReader(load_calibration(calibration_path, recording))
 
 
 class TerminalCommands:
@@ -212,7 +218,7 @@ def run_appliance(args: argparse.Namespace, config: Config) -> int:
     catalogue = Catalogue.load(language)
     state_dir = _state_dir(args, config)
 
-    devices = build_devices(config, no_hardware=args.no_hardware, camera_spec=args.camera)
+    devices = open_devices(config, no_hardware=args.no_hardware, camera_spec=args.camera)
     try:
         return _play(args, config, devices, catalogue, state_dir, mode, players, bot_names)
     finally:
@@ -229,10 +235,10 @@ def _play(
     players: list[str],
     bot_names: list[str],
 ) -> int:
-    spec = args.camera or config.camera.spec
+    spec = parse_camera_spec(args.camera or config.camera.spec)
     recording = None
-    if spec.startswith("dir:") and Recording.is_recording(Path(spec[4:])):
-        recording = Recording.load(Path(spec[4:]))
+    if spec.kind is CameraKind.DIRECTORY and spec.path and Recording.is_recording(spec.path):
+        recording = Recording.load(spec.path)
     calibration = args.calibration
     if calibration is None and recording is None and (state_dir / CALIBRATION_FILE).exists():
         calibration = state_dir / CALIBRATION_FILE
@@ -256,7 +262,8 @@ def _play(
     commands = TerminalCommands()
     camera = devices.camera
     # Recordings are timed by their frame rate, live cameras by the clock.
-    clock = FrameClock(config.camera.fps if spec.startswith(("dir:", "video:")) else None)
+    recorded = spec.kind in (CameraKind.DIRECTORY, CameraKind.VIDEO)
+    clock = FrameClock(config.camera.fps if recorded else None)
     if recording is not None:
 
         def act(action: str) -> None:
@@ -286,7 +293,7 @@ def _play(
         commands=commands,
         notifier=_notifier(),
         clock=clock,
-        on_camera_start=_fix_picture(getattr(read, "calibration", None)),
+        on_camera_start=_fix_picture(read.calibration),
     )
     for warning in table.warnings:
         print(f"pi-reader run: {warning}", file=sys.stderr)

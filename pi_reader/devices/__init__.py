@@ -18,9 +18,10 @@ buttons     ``ButtonPanel``       ``Buttons``                                 ``
 ==========  ====================  ==========================================  ======================
 """
 
+from pi_reader.camera_spec import CameraKind, CameraSpec, parse_camera_spec
 from pi_reader.devices.bundle import Devices, DeviceWarning, build_devices
-from pi_reader.devices.camera import Camera, ExposureControls, as_bgr_frame, open_camera
-from pi_reader.devices.camera_spec import CameraKind, CameraSpec, parse_camera_spec
+from pi_reader.devices.camera import Camera, ExposureControls, as_bgr_frame
+from pi_reader.devices.camera_choice import open_camera
 from pi_reader.devices.directory_camera import DirectoryCamera
 from pi_reader.devices.display import (
     ConsoleDisplay,
@@ -57,6 +58,13 @@ from pi_reader.devices.gpio import (
 )
 from pi_reader.devices.opencv_camera import OpenCVCamera
 from pi_reader.devices.picamera import PiCamera
+from pi_reader.devices.settings import (
+    CameraSettings,
+    DeviceSettings,
+    GpioSettings,
+    LcdSettings,
+    SpeakerSettings,
+)
 from pi_reader.devices.speaker import EspeakSpeaker, FakeSpeaker, PrintSpeaker, Speaker
 
 __all__ = [
@@ -69,6 +77,7 @@ __all__ = [
     "CameraExhausted",
     "CameraKind",
     "CameraNotStarted",
+    "CameraSettings",
     "CameraSpec",
     "CameraSpecError",
     "CameraUnavailable",
@@ -76,6 +85,7 @@ __all__ = [
     "ConsoleLeds",
     "DeviceClosed",
     "DeviceError",
+    "DeviceSettings",
     "DeviceWarning",
     "Devices",
     "DirectoryCamera",
@@ -88,14 +98,17 @@ __all__ = [
     "FakeDisplay",
     "FakeLeds",
     "FakeSpeaker",
+    "GpioSettings",
     "GpioUnavailable",
     "LcdDisplay",
+    "LcdSettings",
     "Leds",
     "LockLeds",
     "OpenCVCamera",
     "PiCamera",
     "PrintSpeaker",
     "Speaker",
+    "SpeakerSettings",
     "SpeakerUnavailable",
     "UnknownButton",
     "UnknownColour",

@@ -1,4 +1,4 @@
-"""All the devices of one appliance, built from the config, with stand-ins for missing ones.
+"""All the devices of one appliance, built from their settings, with stand-ins for missing ones.
 
 A missing LCD, speaker or GPIO at start must not stop the game: :func:`build_devices` puts a
 console stand-in in its place and returns a :class:`DeviceWarning` for it, which the appliance
@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
-from pi_reader.devices.camera import Camera, open_camera
+from pi_reader.devices.camera import Camera
+from pi_reader.devices.camera_choice import open_camera
 from pi_reader.devices.display import ConsoleDisplay, Display, LcdDisplay
 from pi_reader.devices.errors import (
     DeviceError,
@@ -21,10 +22,8 @@ from pi_reader.devices.errors import (
     SpeakerUnavailable,
 )
 from pi_reader.devices.gpio import ButtonPanel, Buttons, ConsoleLeds, FakeButtons, Leds, LockLeds
+from pi_reader.devices.settings import DeviceSettings, LcdSettings, SpeakerSettings
 from pi_reader.devices.speaker import EspeakSpeaker, PrintSpeaker, Speaker
-
-if TYPE_CHECKING:  # pi_reader.config imports the devices package: no import cycle at run time
-    from pi_reader.config import Config
 
 log = logging.getLogger(__name__)
 
@@ -71,54 +70,49 @@ class Devices:
 
 
 def build_devices(
-    config: Config,
+    settings: DeviceSettings,
     *,
     no_hardware: bool = False,
-    camera_spec: str | None = None,
     loop: bool = False,
     stream: TextIO | None = None,
     pin_factory: Any = None,
 ) -> Devices:
-    """The devices ``config`` describes.
+    """The devices ``settings`` describe.
 
     ``no_hardware``: console display, printed speech (``SAY: ...``), printed LED states, buttons
     only pressed by code; the camera is still the one the spec names (``--camera dir:...``).
-    ``camera_spec`` overrides ``config.camera.spec`` (the ``--camera`` option); ``loop`` replays a
-    recorded source forever. ``stream`` is where console stand-ins print (stdout by default);
-    ``pin_factory`` goes to gpiozero (tests pass a MockFactory).
+    ``loop`` replays a recorded source forever. ``stream`` is where console stand-ins print
+    (stdout by default); ``pin_factory`` goes to gpiozero (tests pass a MockFactory).
 
     Raises CameraSpecError for a malformed camera spec or a recording that does not exist.
     """
     camera = open_camera(
-        camera_spec or config.camera.spec,
-        resolution=config.camera.resolution,
-        fps=config.camera.fps,
+        settings.camera.spec,
+        resolution=settings.camera.resolution,
+        fps=settings.camera.fps,
         loop=loop,
     )
     if no_hardware:
         return Devices(
             camera=camera,
             speaker=PrintSpeaker(stream),
-            display=ConsoleDisplay(config.lcd.cols, config.lcd.rows, stream),
+            display=ConsoleDisplay(settings.lcd.cols, settings.lcd.rows, stream),
             leds=ConsoleLeds(stream),
             buttons=FakeButtons(),
         )
     warnings: list[DeviceWarning] = []
-    speaker = _speaker(config, stream, warnings)
-    display = _display(config, stream, warnings)
+    speaker = _speaker(settings.speaker, stream, warnings)
+    display = _display(settings.lcd, stream, warnings)
+    gpio = settings.gpio
     leds: Leds
     try:
-        leds = LockLeds(config.pins.leds.as_dict(), pin_factory=pin_factory)
+        leds = LockLeds(gpio.leds, pin_factory=pin_factory)
     except GpioUnavailable as error:
         warnings.append(DeviceWarning("leds", str(error)))
         leds = ConsoleLeds(stream)
     buttons: ButtonPanel
     try:
-        buttons = Buttons(
-            config.pins.buttons.as_dict(),
-            bounce_time=config.pins.bounce_time or None,
-            pin_factory=pin_factory,
-        )
+        buttons = Buttons(gpio.buttons, bounce_time=gpio.bounce_time, pin_factory=pin_factory)
     except GpioUnavailable as error:
         warnings.append(DeviceWarning("buttons", str(error)))
         buttons = FakeButtons()
@@ -127,8 +121,9 @@ def build_devices(
     return Devices(camera, speaker, display, leds, buttons, tuple(warnings))
 
 
-def _speaker(config: Config, stream: TextIO | None, warnings: list[DeviceWarning]) -> Speaker:
-    settings = config.speaker
+def _speaker(
+    settings: SpeakerSettings, stream: TextIO | None, warnings: list[DeviceWarning]
+) -> Speaker:
     if not settings.enabled:
         return PrintSpeaker(stream)
     try:
@@ -140,8 +135,9 @@ def _speaker(config: Config, stream: TextIO | None, warnings: list[DeviceWarning
         return PrintSpeaker(stream)
 
 
-def _display(config: Config, stream: TextIO | None, warnings: list[DeviceWarning]) -> Display:
-    settings = config.lcd
+def _display(
+    settings: LcdSettings, stream: TextIO | None, warnings: list[DeviceWarning]
+) -> Display:
     if settings.enabled:
         try:
             return LcdDisplay(

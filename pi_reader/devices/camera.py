@@ -1,8 +1,9 @@
-"""The camera interface, the frame format every camera delivers, and ``open_camera(spec)``.
+"""The camera interface and the frame format every camera delivers.
 
 Every camera yields frames as OpenCV does: ``numpy.uint8`` arrays of shape ``(height, width, 3)``
 in **BGR** order, C-contiguous. A camera is started before use and stopped after, or used as a
-context manager (``with open_camera("usb:0") as camera: frame = camera.capture()``).
+context manager (``with open_camera("usb:0") as camera: frame = camera.capture()``); which camera
+a spec names is chosen in :mod:`pi_reader.devices.camera_choice`, above the implementations.
 
 Errors (see :mod:`pi_reader.devices.errors`): :class:`CameraUnavailable` when the device cannot be
 opened or stops answering (the appliance stops it and starts it again with back-off),
@@ -16,14 +17,10 @@ values. Cameras that cannot (``supports_controls`` is false) return ``None`` and
 
 from __future__ import annotations
 
-from pathlib import Path
 from types import TracebackType
 from typing import Protocol, Self, TypedDict, runtime_checkable
 
 import numpy as np
-
-from pi_reader.devices.camera_spec import CameraKind, parse_camera_spec
-from pi_reader.devices.errors import CameraSpecError
 
 DEFAULT_RESOLUTION: tuple[int, int] = (1024, 768)
 DEFAULT_FPS = 10.0
@@ -121,44 +118,3 @@ def as_bgr_frame(image: np.ndarray) -> np.ndarray:
     if image.ndim != 3 or image.shape[2] != 3 or image.shape[0] == 0 or image.shape[1] == 0:
         raise ValueError(f"a frame must be height x width x 3, not {image.shape}")
     return np.ascontiguousarray(image)
-
-
-def open_camera(
-    spec: str,
-    *,
-    resolution: tuple[int, int] = DEFAULT_RESOLUTION,
-    fps: float = DEFAULT_FPS,
-    loop: bool = False,
-) -> Camera:
-    """The camera a spec string names, not yet started.
-
-    ``resolution`` and ``fps`` apply to live cameras; ``loop`` makes a recorded source start over
-    instead of raising CameraExhausted. A malformed spec, or a folder or file that does not exist,
-    raises CameraSpecError at once (it will not get better by retrying).
-    """
-    parsed = parse_camera_spec(spec)
-    if parsed.kind is CameraKind.PICAMERA:
-        from pi_reader.devices.picamera import PiCamera
-
-        return PiCamera(resolution=resolution, fps=fps, camera_num=parsed.index)
-    if parsed.kind is CameraKind.USB:
-        from pi_reader.devices.opencv_camera import OpenCVCamera
-
-        return OpenCVCamera(parsed.index, resolution=resolution, fps=fps)
-    path = _existing(parsed.path, spec, want_dir=parsed.kind is CameraKind.DIRECTORY)
-    if parsed.kind is CameraKind.DIRECTORY:
-        from pi_reader.devices.directory_camera import DirectoryCamera
-
-        return DirectoryCamera(path, loop=loop)
-    from pi_reader.devices.opencv_camera import OpenCVCamera
-
-    return OpenCVCamera(str(path), loop=loop)
-
-
-def _existing(path: Path | None, spec: str, *, want_dir: bool) -> Path:
-    assert path is not None  # the parser guarantees a path for dir: and video:
-    if want_dir and not path.is_dir():
-        raise CameraSpecError(f"{spec!r}: no folder {path}")
-    if not want_dir and not path.is_file():
-        raise CameraSpecError(f"{spec!r}: no file {path}")
-    return path

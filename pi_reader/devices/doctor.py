@@ -3,7 +3,8 @@
 Each probe returns a :class:`Check` with a status: OK (works), MISSING (not installed, not
 connected or not enabled: the fix is to add it) or FAIL (present but not working). The probes
 take their system calls as parameters (``which``, ``run``, ``bus_class``...) so tests can play
-every situation without the hardware.
+every situation without the hardware, and plain settings (:mod:`pi_reader.devices.settings`), not
+the config file.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from pi_reader.devices.camera import Camera, open_camera
+from pi_reader.devices.camera import Camera
+from pi_reader.devices.camera_choice import open_camera
 from pi_reader.devices.errors import (
     CameraExhausted,
     CameraSpecError,
@@ -27,9 +29,13 @@ from pi_reader.devices.errors import (
     GpioUnavailable,
 )
 from pi_reader.devices.gpio import Buttons, LockLeds
-
-if TYPE_CHECKING:
-    from pi_reader.config import Config
+from pi_reader.devices.settings import (
+    CameraSettings,
+    DeviceSettings,
+    GpioSettings,
+    LcdSettings,
+    SpeakerSettings,
+)
 
 Which = Callable[[str], str | None]
 Run = Callable[..., subprocess.CompletedProcess[bytes]]
@@ -60,15 +66,12 @@ class Check:
 
 
 def check_camera(
-    config: Config,
-    *,
-    camera_spec: str | None = None,
-    opener: Callable[..., Camera] = open_camera,
+    settings: CameraSettings, *, opener: Callable[..., Camera] = open_camera
 ) -> Check:
     """The camera opens and delivers one frame of the expected format."""
-    spec = camera_spec or config.camera.spec
+    spec = settings.spec
     try:
-        camera = opener(spec, resolution=config.camera.resolution, fps=config.camera.fps)
+        camera = opener(spec, resolution=settings.resolution, fps=settings.fps)
         with camera:
             frame = camera.capture()
     except CameraSpecError as error:
@@ -88,17 +91,17 @@ def check_camera(
 
 
 def check_espeak(
-    config: Config, *, which: Which = shutil.which, run: Run = subprocess.run
+    settings: SpeakerSettings, *, which: Which = shutil.which, run: Run = subprocess.run
 ) -> Check:
     """espeak-ng is installed and renders the configured voice to a WAV file."""
-    if not config.speaker.enabled:
+    if not settings.enabled:
         return Check("espeak", Status.OK, "speech disabled in the config ([speaker] enabled)")
     binary = which("espeak-ng")
     if binary is None:
         return Check(
             "espeak", Status.MISSING, "espeak-ng is not installed", "sudo apt install espeak-ng"
         )
-    voice = config.speaker.voice or config.speaker.language
+    voice = settings.espeak_voice
     with tempfile.TemporaryDirectory(prefix="pi-reader-doctor-") as folder:
         wav = Path(folder) / "probe.wav"
         try:
@@ -127,9 +130,11 @@ def check_espeak(
     return Check("espeak", Status.OK, f"espeak-ng renders voice {voice!r}")
 
 
-def check_aplay(config: Config, *, which: Which = shutil.which, run: Run = subprocess.run) -> Check:
+def check_aplay(
+    settings: SpeakerSettings, *, which: Which = shutil.which, run: Run = subprocess.run
+) -> Check:
     """aplay is installed and ALSA sees a sound card to play on."""
-    if not config.speaker.enabled:
+    if not settings.enabled:
         return Check("aplay", Status.OK, "speech disabled in the config ([speaker] enabled)")
     binary = which("aplay")
     if binary is None:
@@ -155,7 +160,7 @@ def check_aplay(config: Config, *, which: Which = shutil.which, run: Run = subpr
             "plug in the USB speaker, or enable the I2S amplifier's overlay in "
             "/boot/firmware/config.txt (hardware/WIRING.md); the user needs the audio group",
         )
-    device = config.speaker.device or "the default card"
+    device = settings.device or "the default card"
     return Check("aplay", Status.OK, f"{len(cards)} sound card(s); playing on {device}")
 
 
@@ -166,13 +171,12 @@ def _smbus_class() -> Any:
 
 
 def check_lcd(
-    config: Config,
+    lcd: LcdSettings,
     *,
     bus_class: Callable[[int], Any] | None = None,
     dev_dir: Path = Path("/dev"),
 ) -> Check:
     """The I2C bus exists and something answers at the LCD's address."""
-    lcd = config.lcd
     if not lcd.enabled:
         return Check("lcd", Status.OK, "LCD disabled in the config ([lcd] enabled)")
     device = dev_dir / f"i2c-{lcd.port}"
@@ -208,7 +212,7 @@ def check_lcd(
     return Check("lcd", Status.OK, f"a device answers at {lcd.address:#04x} on {device}")
 
 
-def check_gpio(config: Config, *, pin_factory: Any = None) -> Check:
+def check_gpio(gpio: GpioSettings, *, pin_factory: Any = None) -> Check:
     """gpiozero can claim every configured LED and button pin."""
     from gpiozero.exc import BadPinFactory, PinFactoryFallback
 
@@ -216,8 +220,8 @@ def check_gpio(config: Config, *, pin_factory: Any = None) -> Check:
     try:
         with warnings.catch_warnings():  # the fallbacks tried are noise; the verdict says it all
             warnings.simplefilter("ignore", PinFactoryFallback)
-            leds = LockLeds(config.pins.leds.as_dict(), pin_factory=pin_factory)
-            Buttons(config.pins.buttons.as_dict(), pin_factory=pin_factory).close()
+            leds = LockLeds(gpio.leds, pin_factory=pin_factory)
+            Buttons(gpio.buttons, pin_factory=pin_factory).close()
     except GpioUnavailable as error:
         if isinstance(error.__cause__, BadPinFactory):
             return Check(
@@ -240,9 +244,8 @@ def check_gpio(config: Config, *, pin_factory: Any = None) -> Check:
     return Check("gpio", Status.OK, "4 LED and 6 button pins claimed and released")
 
 
-def check_state_dir(config: Config) -> Check:
+def check_state_dir(folder: Path) -> Check:
     """The state folder (game logs, calibration) exists and this user can write to it."""
-    folder = config.paths.state_dir
     if not folder.is_dir():
         return Check(
             "state",
@@ -261,15 +264,15 @@ def check_state_dir(config: Config) -> Check:
     return Check("state", Status.OK, f"{folder} is writable")
 
 
-def run_checks(config: Config, *, camera_spec: str | None = None) -> list[Check]:
+def run_checks(settings: DeviceSettings, state_dir: Path) -> list[Check]:
     """Every probe, in the order a person would fix things."""
     return [
-        check_camera(config, camera_spec=camera_spec),
-        check_espeak(config),
-        check_aplay(config),
-        check_lcd(config),
-        check_gpio(config),
-        check_state_dir(config),
+        check_camera(settings.camera),
+        check_espeak(settings.speaker),
+        check_aplay(settings.speaker),
+        check_lcd(settings.lcd),
+        check_gpio(settings.gpio),
+        check_state_dir(state_dir),
     ]
 
 

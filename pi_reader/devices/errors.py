@@ -4,9 +4,15 @@ Everything derives from :class:`DeviceError`. The appliance treats the ``*Unavai
 "this device is not there (now)": it retries the camera with back-off and runs on without a
 missing speaker or display. Misuse (using a closed device, an unknown colour) has its own classes,
 in the spirit of gpiozero's ``GPIODeviceClosed``.
+
+:class:`CameraSpecError` is the one exception: a ``ValueError`` defined with the camera spec in
+:mod:`pi_reader.camera_spec` (the config schema raises it too, and must not import devices), and
+re-exported here for the cameras that raise it.
 """
 
 from __future__ import annotations
+
+from pi_reader.camera_spec import CameraSpecError as CameraSpecError
 
 
 class DeviceError(Exception):
@@ -34,10 +40,6 @@ class CameraExhausted(CameraError):
 
 class CameraNotStarted(CameraError):
     """``capture()`` was called before ``start()`` (or after ``stop()``)."""
-
-
-class CameraSpecError(CameraError, ValueError):
-    """A camera spec string is malformed or names a file or folder that does not exist."""
 
 
 class SpeakerUnavailable(DeviceError):

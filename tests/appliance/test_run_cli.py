@@ -11,6 +11,7 @@ from pi_reader.cli import main
 from pi_reader.cli import run as run_module
 from pi_reader.devices import FakeButtons, FakeCamera, FakeDisplay, FakeLeds, FakeSpeaker
 from pi_reader.devices.bundle import Devices, DeviceWarning
+from pi_reader.vision.types import RollReading
 
 from .helpers import dice, reading
 
@@ -84,8 +85,12 @@ def test_a_missing_speaker_or_display_is_said_once_and_the_game_goes_on(
         return Devices(FakeCamera([]), speaker, display, leds, buttons, missing)
 
     roll = reading(dice(3, 4, 2, 5, 6, 1))
-    monkeypatch.setattr(run_module, "build_devices", devices)
-    monkeypatch.setattr(run_module, "load_reader", lambda *args: lambda frame, removed: roll)
+    monkeypatch.setattr(run_module, "open_devices", devices)
+    class FixedReader(run_module.TableReader):
+        def __call__(self, frame: object, removed: object) -> RollReading:
+            return roll
+
+    monkeypatch.setattr(run_module, "load_reader", lambda *args: FixedReader(None))
     status = run(["--players", "ann,bob", "--camera", f"dir:{recording}"], tmp_path)
     assert status == 0
     assert speaker.spoken.count("No display found. Running without it.") == 1

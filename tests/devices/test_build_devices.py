@@ -1,4 +1,5 @@
-"""build_devices: the real devices when present, stand-ins and one warning each when missing."""
+"""build_devices, through open_devices from a config: the real devices when present, stand-ins
+and one warning each when missing."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from gpiozero.exc import BadPinFactory
 from gpiozero.pins.mock import MockFactory
 
 import pi_reader.devices.speaker as speaker_module
+from pi_reader.appliance.device_setup import open_devices
 from pi_reader.config import Config, parse_config
 from pi_reader.devices import (
     CameraSpecError,
@@ -25,7 +27,7 @@ from pi_reader.devices import (
     PiCamera,
     PrintSpeaker,
 )
-from pi_reader.devices.bundle import Devices, build_devices
+from pi_reader.devices.bundle import Devices
 from pi_reader.devices.gpio import Buttons
 
 
@@ -55,7 +57,7 @@ def hardware(monkeypatch: pytest.MonkeyPatch, factory: MockFactory) -> MockFacto
 
 
 def test_everything_present(hardware: MockFactory, tmp_path: Path) -> None:
-    devices = build_devices(Config())
+    devices = open_devices(Config())
     assert isinstance(devices.camera, PiCamera)
     assert isinstance(devices.speaker, EspeakSpeaker)
     assert isinstance(devices.display, LcdDisplay)
@@ -73,7 +75,7 @@ def test_everything_present(hardware: MockFactory, tmp_path: Path) -> None:
 
 def test_config_pins_and_camera_override(hardware: MockFactory, tmp_path: Path) -> None:
     config = parse_config("[pins.leds]\nred = 4\n[camera]\nspec = 'usb:0'\n")
-    devices = build_devices(config, camera_spec=f"dir:{tmp_path}", loop=True)
+    devices = open_devices(config, camera_spec=f"dir:{tmp_path}", loop=True)
     assert isinstance(devices.camera, DirectoryCamera) and devices.camera.loop
     devices.leds.set("red", True)
     assert hardware.pin(4).state is True
@@ -92,7 +94,7 @@ def test_missing_lcd_speaker_and_gpio_become_stand_ins(
     monkeypatch.setattr(Device, "pin_factory", None)
     monkeypatch.setattr(Device, "_default_pin_factory", staticmethod(no_factory))
     stream = io.StringIO()
-    devices = build_devices(Config(), stream=stream)
+    devices = open_devices(Config(), stream=stream)
     assert [warning.device for warning in devices.warnings] == [
         "speaker",
         "display",
@@ -113,7 +115,7 @@ def test_missing_lcd_speaker_and_gpio_become_stand_ins(
 
 def test_disabled_lcd_and_speaker_are_not_warnings(hardware: MockFactory) -> None:
     config = parse_config("[lcd]\nenabled = false\n[speaker]\nenabled = false\n")
-    devices = build_devices(config)
+    devices = open_devices(config)
     assert devices.warnings == ()
     assert isinstance(devices.display, ConsoleDisplay)
     assert isinstance(devices.speaker, PrintSpeaker)
@@ -122,7 +124,7 @@ def test_disabled_lcd_and_speaker_are_not_warnings(hardware: MockFactory) -> Non
 
 def test_no_hardware_uses_console_devices_and_touches_no_pins(tmp_path: Path) -> None:
     stream = io.StringIO()
-    devices = build_devices(
+    devices = open_devices(
         parse_config("[lcd]\ncols = 20\nrows = 4\n"),
         no_hardware=True,
         camera_spec=f"dir:{tmp_path}",
@@ -148,4 +150,4 @@ def test_no_hardware_uses_console_devices_and_touches_no_pins(tmp_path: Path) ->
 
 def test_a_recording_that_does_not_exist(tmp_path: Path) -> None:
     with pytest.raises(CameraSpecError, match="no folder"):
-        build_devices(Config(), no_hardware=True, camera_spec=f"dir:{tmp_path / 'x'}")
+        open_devices(Config(), no_hardware=True, camera_spec=f"dir:{tmp_path / 'x'}")

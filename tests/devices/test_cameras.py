@@ -9,8 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from pi_reader.devices.camera import Camera, as_bgr_frame, open_camera
-from pi_reader.devices.camera_spec import CameraKind, CameraSpec, parse_camera_spec
+from pi_reader.camera_spec import CameraKind, CameraSpec, parse_camera_spec
+from pi_reader.devices.camera import Camera, as_bgr_frame
+from pi_reader.devices.camera_choice import open_camera
 from pi_reader.devices.directory_camera import DirectoryCamera
 from pi_reader.devices.errors import (
     CameraExhausted,

@@ -1,7 +1,8 @@
 """Camera spec strings (``picamera``, ``usb:0``, ``dir:PATH``, ``video:FILE``) parsed into values.
 
-Kept apart from the camera classes (and free of OpenCV) so the config validator can check a spec
-without opening anything.
+A pure value with no device behind it, kept apart from the devices package (and free of OpenCV) so
+the config schema can check a spec without importing any device, and the devices' camera choice
+(:func:`pi_reader.devices.open_camera`) and the command line parse it the same way.
 """
 
 from __future__ import annotations
@@ -10,12 +11,17 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from pi_reader.devices.errors import CameraSpecError
-
 SPEC_HELP = (
     "a camera spec is one of: 'picamera' (or 'picamera:N' for camera N), 'usb:N' (a USB webcam, "
     "N = 0 for /dev/video0), 'dir:PATH' (a folder of recorded frames), 'video:FILE' (a video file)"
 )
+
+
+class CameraSpecError(ValueError):
+    """A camera spec string is malformed or names a file or folder that does not exist.
+
+    Raised by the parser here and by the cameras that find a spec's path missing or unplayable.
+    """
 
 
 class CameraKind(StrEnum):
