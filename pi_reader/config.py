@@ -114,6 +114,19 @@ class GameConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The web app (``pi-reader run --web``): where it listens, and the setup page's PIN.
+
+    ``bind`` empty: every address (on a Pi), or only localhost with ``--no-hardware``; ``pin``
+    empty: a new PIN is made and printed at every start.
+    """
+
+    port: int = 8080
+    bind: str = ""
+    pin: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
     pins: PinsConfig = field(default_factory=PinsConfig)
     lcd: LcdConfig = field(default_factory=LcdConfig)
@@ -121,6 +134,7 @@ class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     paths: PathsConfig = field(default_factory=PathsConfig)
     game: GameConfig = field(default_factory=GameConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     source: Path | None = field(default=None, compare=False)  # the file read; None: defaults
 
 
@@ -174,6 +188,7 @@ def parse_config(text: str, source: Path | str = "<config>") -> Config:
         camera=_read_camera(root.table("camera")),
         paths=_read_paths(root.table("paths")),
         game=_read_game(root.table("game")),
+        web=_read_web(root.table("web")),
         source=Path(source) if isinstance(source, Path) else None,
     )
     root.finish()
@@ -195,6 +210,7 @@ def to_toml(config: Config) -> str:
         "camera",
         "paths",
         "game",
+        "web",
     ):
         value: Any = config
         for part in section.split("."):
@@ -455,6 +471,21 @@ def _read_game(table: _Table) -> GameConfig:
     if clashes:
         table.problem("bots", f"{', '.join(clashes)} is also a player's name")
     return GameConfig(players=players, bots=bots, mode=table.string("mode", GameConfig.mode, MODES))
+
+
+def _read_web(table: _Table) -> WebConfig:
+    default = WebConfig()
+    pin = table.string("pin", default.pin)
+    if pin and not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 12):
+        table.problem(
+            "pin", f'{pin!r} is not a PIN: 4 to 12 digits (or "" for a new one at each start)'
+        )
+        pin = default.pin
+    return WebConfig(
+        port=table.integer("port", default.port, range(1, 65536), "a TCP port"),
+        bind=table.string("bind", default.bind),
+        pin=pin,
+    )
 
 
 def _pin_uses(config: Config) -> Iterator[tuple[str, int]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import cv2
@@ -25,6 +25,7 @@ from pi_reader.vision import quality
 from pi_reader.vision.annotate import annotate
 from pi_reader.vision.calibration import Calibration, CalibrationError, CameraSettings, calibrate
 from pi_reader.vision.reader import read_roll
+from pi_reader.vision.types import RollReading
 
 SETTLE_SECONDS = 2.0  # how long auto exposure and white balance get to settle
 FROZEN_FRAMES = 3  # frames dropped after freezing, while the new values take effect
@@ -35,6 +36,23 @@ FROZEN_FRAMES = 3  # frames dropped after freezing, while the new values take ef
 # any good exposure and their dark pips survive it).
 EXPOSURE_STEP = 0.75
 MAX_EXPOSURE_STEPS = 4
+
+
+class CalibratedReader:
+    """The reader bound to the table's calibration, which a live calibration may replace while
+    the appliance runs (from the setup page); the camera's fixed picture follows it."""
+
+    def __init__(self, calibration: Calibration) -> None:
+        self.calibration = calibration
+
+    def __call__(self, frame: np.ndarray, removed: Sequence[str]) -> RollReading:
+        return read_roll(frame, calibration=self.calibration, removed=tuple(removed))
+
+    def fix_picture(self, camera: Camera) -> None:
+        """After each camera start: the exposure and colour gains live calibration stored."""
+        settings = getattr(self.calibration, "camera", None)  # None: a test's stand-in
+        if settings is not None:
+            apply_camera_settings(camera, settings)
 
 
 def freeze_camera(

@@ -13,15 +13,27 @@ from __future__ import annotations
 import logging
 import queue
 import textwrap
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
 from pi_reader.appliance.catalogue import Catalogue
+from pi_reader.appliance.events import (
+    ButtonEntry,
+    Entry,
+    Listener,
+    MarkEntry,
+    PassEntry,
+    StillRead,
+    TableChange,
+    UndoEntry,
+)
 from pi_reader.appliance.motion import MotionSettings, SettleDetector
 from pi_reader.appliance.notices import Notice, Outcome, Refused, notice, render
 from pi_reader.appliance.paper import PaperGame
@@ -43,6 +55,7 @@ from pi_reader.vision.types import DIE_COLOURS, Problem, ProblemKind, RollReadin
 log = logging.getLogger(__name__)
 
 ReadRoll = Callable[[np.ndarray, Sequence[str]], RollReading]
+T = TypeVar("T")
 VOTE_FRAMES = 3
 MAX_PROBLEMS_SAID = 2
 SAME_ROLL_TOLERANCE = 0.3  # dice within this share of a die's width count as not moved
@@ -53,6 +66,10 @@ _WITH_COLOUR = {
     ProblemKind.DUPLICATE_COLOUR: ("problem.duplicate_colour", "die_object"),
     ProblemKind.REMOVED_DIE_PRESENT: ("problem.removed_die_present", "die_object"),
 }
+
+
+class ApplianceStopped(RuntimeError):
+    """A job was submitted to a loop that has ended (the frames ran out, or it was stopped)."""
 
 
 class Notifier(Protocol):
@@ -167,6 +184,7 @@ class Appliance:
         motion: MotionSettings | None = None,
         retry: CameraRetry | None = None,
         on_camera_start: Callable[[Camera], None] | None = None,
+        listeners: Sequence[Listener] = (),
     ) -> None:
         self.camera = camera
         self.read_roll = read_roll
@@ -188,6 +206,15 @@ class Appliance:
         self._journal_roll: Roll | None = None
         self._presses: queue.SimpleQueue[str] = queue.SimpleQueue()
         self._read_when_still = False
+        self.listeners = list(listeners)
+        self._jobs: queue.SimpleQueue[tuple[Callable[[Appliance], Any], Future[Any]]] = (
+            queue.SimpleQueue()
+        )
+        self._jobs_lock = threading.Lock()
+        self._taking_jobs = True
+        self._said: list[str] = []
+        self._changed = False
+        self._still: StillRead | None = None
         if buttons is not None:
             buttons.on_lock = self.press
             buttons.on_penalty = lambda: self.press("penalty")
@@ -206,6 +233,8 @@ class Appliance:
             if isinstance(self.table.game, SheetGame):
                 self._handle(self.table.game.resume())
         self._show_waiting()
+        self._changed = True
+        self._publish()
         self._start_camera()
         self.notifier.ready()
         try:
@@ -217,9 +246,14 @@ class Appliance:
                     self.say_only([notice("app.frames_over")])
                     break
                 self.frames += 1
+                for listener in self.listeners:
+                    listener.frame(frame)
                 self._observe(frame, self.clock())
+                self._publish()
             self._take_inputs()
+            self._publish()
         finally:
+            self._stop_taking_jobs()
             self.camera.stop()
         return 0
 
@@ -313,6 +347,8 @@ class Appliance:
         if not reading.dice:
             self.detector.mark_empty()
             return
+        self._still = StillRead(frame, reading)
+        self._changed = True
         if self._last_roll is not None and same_roll(reading, self._last_roll):
             return
         journal_roll, self._journal_roll = self._journal_roll, None
@@ -327,6 +363,7 @@ class Appliance:
             self._tell(self.table.start_new_game())
             self.leds.set_removed(self.table.removed)
             reading = self.read_roll(frame, self.table.removed)
+            self._still = StillRead(frame, reading)
         if not reading.ok:
             problems = [problem_notice(p) for p in reading.problems[:MAX_PROBLEMS_SAID]]
             self._tell([*problems, notice("problem.retry")])
@@ -355,6 +392,97 @@ class Appliance:
         if self.commands is not None:
             for line in self.commands():
                 self._command(line)
+        while True:
+            try:
+                job, future = self._jobs.get_nowait()
+            except queue.Empty:
+                break
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(job(self))
+                except Exception as error:  # the job's caller gets its error, the loop goes on
+                    future.set_exception(error)
+
+    # --- other ways in (the web app) --------------------------------------------------------------
+    def submit(self, job: Callable[[Appliance], T]) -> Future[T]:
+        """Run ``job(self)`` between frames in the loop's thread; callable from any thread.
+
+        The future fails with ApplianceStopped once the loop has ended.
+        """
+        future: Future[T] = Future()
+        with self._jobs_lock:
+            if self._taking_jobs:
+                self._jobs.put((job, future))
+                return future
+        future.set_exception(ApplianceStopped("the appliance has stopped"))
+        return future
+
+    def _stop_taking_jobs(self) -> None:
+        with self._jobs_lock:
+            self._taking_jobs = False
+        while True:
+            try:
+                _, future = self._jobs.get_nowait()
+            except queue.Empty:
+                return
+            future.set_exception(ApplianceStopped("the appliance has stopped"))
+
+    def enter(self, entry: Entry) -> str | None:
+        """An entry from a page (in a job): None when taken, else the refusal in words.
+
+        Taken entries are journalled, said and shown like a button or a typed mark; a refusal
+        is only returned (the page that asked shows it), not said to the whole table.
+        """
+        game = self.table.game
+        try:
+            if isinstance(entry, ButtonEntry):
+                if isinstance(game, PaperGame):
+                    outcome = game.press(entry.button)
+                elif entry.button == "undo":
+                    outcome = game.undo()
+                else:
+                    return render(self.catalogue, notice("web.sheet_buttons"))
+            elif isinstance(game, PaperGame):
+                return render(self.catalogue, notice("web.paper_marks"))
+            elif isinstance(entry, MarkEntry):
+                outcome = game.mark(entry.player, entry.action, entry.colour, entry.number)
+            elif isinstance(entry, PassEntry):
+                outcome = game.pass_action(entry.player)
+            elif isinstance(entry, UndoEntry):
+                outcome = game.undo(entry.player)
+            else:  # pragma: no cover - Entry is a closed union
+                raise TypeError(f"not an entry: {entry!r}")
+        except Refused as refusal:
+            return render(self.catalogue, refusal.notice)
+        self._handle(outcome)
+        return None
+
+    def recalibrate(self, calibrate: Callable[[Camera], T]) -> T:
+        """Stop the camera, run ``calibrate`` on it (a live calibration, from a job), and start
+        it again, whether or not calibration succeeded."""
+        self.camera.stop()
+        try:
+            return calibrate(self.camera)
+        finally:
+            self._start_camera()
+
+    def replace_table(self, table: Table, catalogue: Catalogue) -> None:
+        """A new game chosen elsewhere (the setup page): said, shown and lit as at the start."""
+        self.table, self.catalogue = table, catalogue
+        self._last_roll, self._journal_roll = None, None
+        self._readings.clear()
+        self.leds.set_removed(table.removed)
+        self._tell(table.opening_notices())
+        self._show_waiting()
+
+    def _publish(self) -> None:
+        """Tell the listeners once about everything that changed in this iteration."""
+        if not self._changed:
+            return
+        change = TableChange(self.table, self.catalogue, tuple(self._said), self._still)
+        self._said, self._changed, self._still = [], False, None
+        for listener in self.listeners:
+            listener.changed(change)
 
     def _press(self, button: str) -> None:
         game = self.table.game
@@ -385,6 +513,7 @@ class Appliance:
     # --- saying and showing ---------------------------------------------------------------------
     def _handle(self, outcome: Outcome, roll: Roll | None = None) -> None:
         """Journal first, then LEDs, then say and show; the end of the game if it came."""
+        self._changed = True
         self.table.commit(outcome)
         self.leds.set_removed(self.table.removed)
         self._tell(outcome.notices, roll=roll)
@@ -400,12 +529,17 @@ class Appliance:
     def say_only(self, notices: Sequence[Notice]) -> None:
         """Say ``notices`` but leave the display as it is (the result of a finished game)."""
         for item in notices:
-            self.speaker.say(render(self.catalogue, item))
+            text = render(self.catalogue, item)
+            self._said.append(text)
+            self._changed = True
+            self.speaker.say(text)
 
     def _tell(self, notices: Sequence[Notice], roll: Roll | None = None) -> None:
         if not notices:
             return
         texts = [render(self.catalogue, item) for item in notices]
+        self._said += texts
+        self._changed = True
         for text in texts:
             self.speaker.say(text)
         if roll is not None:

@@ -15,12 +15,15 @@ A recorded game is a folder with the images and ``recorded-game.json``::
 
 ``paint_out`` boxes are inpainted with the tray around them, to make a frame with a problem.
 ``then`` entries are button names (red, yellow, green, blue, penalty, undo) or typed lines; they
-happen once the roll has had time to settle and be announced.
+happen once the roll has had time to settle and be announced. An optional ``hold_seconds`` (1.5 by
+default) sets how long each roll lies still: long enough for people to tap their phones when the
+game plays at real pace (``pi-reader run --web``).
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +39,7 @@ MOTION_FRAMES = 4
 HOLD_SECONDS = 1.5
 ACTIONS_AFTER_SECONDS = 1.0  # well after the settle (0.4 s) and the announcement
 MAX_SHIFT = 40  # pixels the dice appear to jump between motion frames
+MAX_HOLD_SECONDS = 600.0
 
 
 class RecordedGameError(CameraSpecError):
@@ -57,6 +61,7 @@ class Recording:
     fps: float
     calibration: Path | None
     rolls: tuple[RecordedRoll, ...]
+    hold_seconds: float = HOLD_SECONDS
 
     @classmethod
     def load(cls, folder: Path) -> Recording:
@@ -77,15 +82,19 @@ class Recording:
                 for item in data["rolls"]
             )
             fps = float(data.get("fps", 10))
+            hold = float(data.get("hold_seconds", HOLD_SECONDS))
             calibration = data.get("calibration")
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise RecordedGameError(f"{path}: malformed ({error!r})") from None
         for roll in rolls:
             if not roll.image.is_file():
                 raise RecordedGameError(f"{path} names {roll.image.name}, which is not there")
-        if not rolls or fps <= 0:
-            raise RecordedGameError(f"{path}: needs at least one roll and a positive fps")
-        return cls(folder, fps, folder / calibration if calibration else None, rolls)
+        if not rolls or fps <= 0 or not 0 < hold <= MAX_HOLD_SECONDS:
+            raise RecordedGameError(
+                f"{path}: needs at least one roll, a positive fps and a hold_seconds above 0 "
+                f"and at most {MAX_HOLD_SECONDS:g}"
+            )
+        return cls(folder, fps, folder / calibration if calibration else None, rolls, hold)
 
     @staticmethod
     def is_recording(folder: Path) -> bool:
@@ -119,16 +128,28 @@ class RecordedGame(CameraBase):
     """Plays a :class:`Recording` as a camera; ``on_action`` receives the players' actions.
 
     ``frames_served`` counts frames (skipped ones not included); CameraExhausted after the last
-    roll's hold.
+    roll's hold. With ``real_pace`` a frame is served no sooner than its time in the recording
+    after the first (as a camera would), else as fast as they are asked for.
     """
 
     def __init__(
-        self, recording: Recording, on_action: Callable[[str], None], skip_frames: int = 0
+        self,
+        recording: Recording,
+        on_action: Callable[[str], None],
+        skip_frames: int = 0,
+        *,
+        real_pace: bool = False,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.recording = recording
         self.on_action = on_action
         self.skip_frames = skip_frames  # resume a recording part-way: skipped frames do nothing
         self.frames_served = 0
+        self.real_pace = real_pace
+        self._sleep = sleep
+        self._clock = clock
+        self._first_frame_at: float | None = None
         self._stream: Iterator[tuple[np.ndarray, tuple[str, ...]]] | None = None
 
     def start(self) -> None:
@@ -149,14 +170,24 @@ class RecordedGame(CameraBase):
             raise CameraExhausted(
                 f"recorded game {self.recording.folder}: all {self.frames_served} frames served"
             ) from None
+        if self.real_pace:
+            self._wait_for_frame_time()
         for action in actions:
             self.on_action(action)
         self.frames_served += 1
         return frame
 
+    def _wait_for_frame_time(self) -> None:
+        now = self._clock()
+        if self._first_frame_at is None:
+            self._first_frame_at = now
+        due = self._first_frame_at + self.frames_served / self.recording.fps
+        if due > now:
+            self._sleep(due - now)
+
     def _frames(self) -> Iterator[tuple[np.ndarray, tuple[str, ...]]]:
         fps = self.recording.fps
-        hold = max(1, round(HOLD_SECONDS * fps))
+        hold = max(1, round(self.recording.hold_seconds * fps))
         act_at = min(hold - 1, round(ACTIONS_AFTER_SECONDS * fps))
         step = 0
         for roll in self.recording.rolls:

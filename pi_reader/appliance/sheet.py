@@ -156,14 +156,14 @@ class SheetGame:
         if not words:
             return Outcome()
         if words == ["undo"]:
-            return self._undo()
+            return self.undo()
         if self.over:
             raise Refused(notice("sheet.game_over"))
         player = self._player(words[0], text)
         if self.game.phase is Phase.AWAITING_ROLL:
             raise Refused(notice("sheet.no_roll"))
         if words[1:] == ["pass"]:
-            return self._pass(player)
+            return self.pass_action(player)
         if len(words) not in (3, 4) or words[1] not in self.colour_words:
             raise Refused(notice("sheet.unknown_command", text=text.strip()))
         colour = self.colour_words[words[1]]
@@ -177,10 +177,25 @@ class SheetGame:
             action = Action.WHITE if words[3] == "white" else Action.COLOUR
         else:
             action = self._infer_action(player, number)
+        return self.mark(player, action, colour, number)
+
+    def mark(self, player: str, action: Action, colour: Colour, number: int) -> Outcome:
+        """``player`` marks ``number`` in the ``colour`` row in ``action``; Refused with the
+        engine's reason when it is not legal now."""
+        if self.over:
+            raise Refused(notice("sheet.game_over"))
+        if self.game.phase is Phase.AWAITING_ROLL:
+            raise Refused(notice("sheet.no_roll"))
         outcome = Outcome()
         self._mark(player, action, colour, number, outcome)
         self._maybe_bot_colour(outcome)
         return outcome
+
+    def may_pass(self, player: str, action: Action) -> bool:
+        """Whether ``player`` may still make (or pass) ``action`` in this turn."""
+        if (player, action) in self.passed or self.over:
+            return False
+        return self.game.is_legal(Pass(player, action))
 
     # --- internals ----------------------------------------------------------------------------
     def _player(self, word: str, text: str) -> str:
@@ -233,7 +248,13 @@ class SheetGame:
             if colour not in removed_before:
                 outcome.notices.append(notice("lock.take_out", die_object=colour))
 
-    def _pass(self, player: str) -> Outcome:
+    def pass_action(self, player: str) -> Outcome:
+        """``player`` lets their white action go by, or (the active player, after it) the colour
+        action."""
+        if self.over:
+            raise Refused(notice("sheet.game_over"))
+        if self.game.phase is Phase.AWAITING_ROLL:
+            raise Refused(notice("sheet.no_roll"))
         if (
             self.game.phase is Phase.WHITE_ACTION
             and not self.game.has_marked_white(player)
@@ -246,9 +267,14 @@ class SheetGame:
         self._maybe_bot_colour(outcome)
         return outcome
 
-    def _undo(self) -> Outcome:
+    def undo(self, player: str | None = None) -> Outcome:
+        """Take back the last mark of this turn (``player``'s last, when named)."""
         last_roll = max(i for i, e in enumerate(self.events) if e["event"] in ("roll", "new_game"))
-        marks = [i for i, e in enumerate(self.events) if i > last_roll and e["event"] == "mark"]
+        marks = [
+            i
+            for i, e in enumerate(self.events)
+            if i > last_roll and e["event"] == "mark" and player in (None, e["player"])
+        ]
         if not marks:
             raise Refused(notice("undo.nothing"))
         undone = self.events[marks[-1]]

@@ -3,7 +3,9 @@
 ``--no-hardware`` puts console stand-ins in place of the speaker (``SAY: ...`` lines), the LCD (a
 drawn box) and the LEDs (``LEDS: ...`` lines), so the whole appliance runs on any laptop. With
 ``--camera dir:FOLDER`` holding a ``recorded-game.json`` it plays that recorded game end to end
-(see :mod:`pi_reader.appliance.recorded`) and stops when the frames run out.
+(see :mod:`pi_reader.appliance.recorded`) and stops when the frames run out. ``--web`` also serves
+the web app (:mod:`pi_reader.web`): a recording then plays at real pace, and the pages stay
+served after the game until the appliance is stopped.
 """
 
 from __future__ import annotations
@@ -16,13 +18,13 @@ import queue
 import signal
 import sys
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pi_reader.appliance.bots import BotsUnavailable, bot_name, seat_bots
 from pi_reader.appliance.catalogue import LANGUAGES, Catalogue
 from pi_reader.appliance.device_setup import open_devices
+from pi_reader.appliance.live_calibration import CalibratedReader
 from pi_reader.appliance.loop import Appliance, FrameClock, Notifier
 from pi_reader.appliance.notices import notice
 from pi_reader.appliance.recorded import RecordedGame, RecordedGameError, Recording
@@ -76,6 +78,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--new-game", action="store_true", help="archive the current game and start a new one"
+    )
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help="serve the table, player and setup pages (prints 'web: http://ADDRESS:PORT/')",
+    )
+    parser.add_argument(
+        "--web-port", type=int, metavar="N", help="the web app's port (default: the config's, 8080)"
+    )
+    parser.add_argument(
+        "--web-bind",
+        metavar="ADDRESS",
+        help="listen on this address (default: the config's; every address, or only localhost "
+        "with --no-hardware)",
     )
     parser.set_defaults(func=run_command)
 
@@ -144,21 +160,9 @@ def load_calibration(calibration_path: Path | None, recording: Recording | None)
     return calibration
 
 
-class TableReader:
-    """The reader bound to the table's calibration (what the appliance calls per frame)."""
-
-    def __init__(self, calibration: Any) -> None:
-        self.calibration = calibration
-
-    def __call__(self, frame: Any, removed: Any) -> Any:
-        from pi_reader.vision.reader import read_roll
-
-        return read_roll(frame, calibration=self.calibration, removed=tuple(removed))
-
-
-def load_reader(calibration_path: Path | None, recording: Recording | None) -> TableReader:
+def load_reader(calibration_path: Path | None, recording: Recording | None) -> CalibratedReader:
     """The reader bound to the table's calibration."""
-    return TableReader(load_calibration(calibration_path, recording))
+    return CalibratedReader(load_calibration(calibration_path, recording))
 
 
 class TerminalCommands:
@@ -188,16 +192,6 @@ class TerminalCommands:
                 return lines
 
 
-def _fix_picture(calibration: Any) -> Callable[[Any], None] | None:
-    """After each camera start: the exposure and colour gains live calibration stored."""
-    settings = getattr(calibration, "camera", None)
-    if settings is None:
-        return None
-    from pi_reader.appliance.live_calibration import apply_camera_settings
-
-    return lambda camera: apply_camera_settings(camera, settings)
-
-
 def _notifier() -> Notifier:
     return SystemdNotifier()
 
@@ -225,6 +219,28 @@ def run_appliance(args: argparse.Namespace, config: Config) -> int:
         devices.close()
 
 
+def open_table(
+    state_dir: Path,
+    mode: str,
+    people: list[str],
+    bot_specs: list[str],
+    catalogue: Catalogue,
+    new_game: bool,
+) -> Table:
+    """The table's game: resumed from the state directory, or new (bots seated, words known)."""
+    bots = seat_bots(bot_specs)
+    colour_words = {catalogue.word(f"colour.{c}"): c.value for c in Colour}
+    players = [*people, *(bot_name(spec) for spec in bot_specs if bot_name(spec) not in people)]
+    try:
+        return Table.open(
+            state_dir, mode, players, bots=bots, colour_words=colour_words, new_game=new_game
+        )
+    except OSError as error:
+        raise TableError(
+            f"cannot keep the game in {state_dir}: {error.strerror}; choose --state-dir DIR"
+        ) from None
+
+
 def _play(
     args: argparse.Namespace,
     config: Config,
@@ -243,22 +259,10 @@ def _play(
     if calibration is None and recording is None and (state_dir / CALIBRATION_FILE).exists():
         calibration = state_dir / CALIBRATION_FILE
     read = load_reader(calibration, recording)
-
-    bots = seat_bots(bot_names)
-    colour_words = {catalogue.word(f"colour.{c}"): c.value for c in Colour}
-    try:
-        table = Table.open(
-            state_dir,
-            mode,
-            players,
-            bots=bots,
-            colour_words=colour_words,
-            new_game=args.new_game or recording is not None,
-        )
-    except OSError as error:
-        raise TableError(
-            f"cannot keep the game in {state_dir}: {error.strerror}; choose --state-dir DIR"
-        ) from None
+    people = [p for p in players if p not in {bot_name(b) for b in bot_names}]
+    table = open_table(
+        state_dir, mode, people, bot_names, catalogue, args.new_game or recording is not None
+    )
     commands = TerminalCommands()
     camera = devices.camera
     # Recordings are timed by their frame rate, live cameras by the clock.
@@ -272,7 +276,7 @@ def _play(
             else:
                 commands.put(action)
 
-        camera = RecordedGame(recording, act)
+        camera = RecordedGame(recording, act, real_pace=args.web)
         print(
             f"pi-reader run: playing the recorded game in {recording.folder} "
             f"({len(recording.rolls)} rolls, and what the players pressed or typed after them)",
@@ -281,6 +285,7 @@ def _play(
         clock = FrameClock(recording.fps)
     elif mode == "sheet":
         commands.start_reading()
+    web = _start_web(args, config, devices, state_dir, read) if args.web else None
     appliance = Appliance(
         camera=camera,
         read_roll=read,
@@ -293,21 +298,90 @@ def _play(
         commands=commands,
         notifier=_notifier(),
         clock=clock,
-        on_camera_start=_fix_picture(read.calibration),
+        on_camera_start=read.fix_picture,
+        listeners=[web.hub] if web is not None else [],
     )
     for warning in table.warnings:
         print(f"pi-reader run: {warning}", file=sys.stderr)
     for warning in devices.warnings:
         appliance.say([notice("app.device_missing", device=warning.device)])
     print(f"pi-reader run: game log {table.journal.path}", file=sys.stderr)
+    stopped = threading.Event()
 
     def stop(signum: int, frame: object) -> None:
         appliance.stop_requested = True
+        stopped.set()
 
     signal.signal(signal.SIGTERM, stop)
     try:
+        if web is not None:
+            web.hub.submit = appliance.submit
         status = appliance.run()
+        if web is not None and not stopped.is_set():
+            print(
+                "pi-reader run: the game has ended; the pages stay served until the appliance is "
+                "stopped (Ctrl-C or SIGTERM)",
+                file=sys.stderr,
+            )
+            stopped.wait()
     except KeyboardInterrupt:
         status = 0
+    finally:
+        if web is not None:
+            web.stop()
     appliance.say_only([notice("app.stopped")])
     return status
+
+
+def _start_web(
+    args: argparse.Namespace,
+    config: Config,
+    devices: Devices,
+    state_dir: Path,
+    read: CalibratedReader,
+) -> Any:
+    """Serve the web app (imported only with --web); prints the ``web:`` line once it listens."""
+    import secrets
+
+    from pi_reader.cli.doctor import check_reader_weights
+    from pi_reader.devices import doctor
+    from pi_reader.web.address import advertised_host, bind_address
+    from pi_reader.web.server import WebError, WebService
+
+    def open_game(people: Any, bots: Any, mode: str, language: str) -> tuple[Table, Catalogue]:
+        catalogue = Catalogue.load(language)
+        return open_table(state_dir, mode, list(people), list(bots), catalogue, True), catalogue
+
+    def run_doctor() -> list[Any]:
+        # The camera and the GPIO pins are the running appliance's: their probes would fail.
+        return [
+            doctor.check_espeak(config),
+            doctor.check_aplay(config),
+            doctor.check_lcd(config),
+            doctor.check_state_dir(config),
+            check_reader_weights(),
+        ]
+
+    pin = config.web.pin or f"{secrets.randbelow(10**6):06d}"
+    host = bind_address(config.web.bind, args.web_bind, args.no_hardware)
+    port = args.web_port if args.web_port is not None else config.web.port
+    if not 0 <= port <= 65535:
+        raise TableError(f"--web-port {port}: a TCP port is 1 to 65535 (0: any free port)")
+    service = WebService(
+        state_dir=state_dir,
+        pin=pin,
+        calibration_out=state_dir / CALIBRATION_FILE,
+        open_table=open_game,
+        run_doctor=run_doctor,
+        reader=read,
+    )
+    try:
+        url = service.start(host, port, advertised_host(host))
+    except WebError as error:
+        raise TableError(str(error)) from None
+    print(f"web: {url}", flush=True)
+    if not config.web.pin:
+        print(
+            f"pi-reader run: setup page {url}setup, PIN {pin} (new at each start)", file=sys.stderr
+        )
+    return service

@@ -86,7 +86,7 @@ def test_a_missing_speaker_or_display_is_said_once_and_the_game_goes_on(
 
     roll = reading(dice(3, 4, 2, 5, 6, 1))
     monkeypatch.setattr(run_module, "open_devices", devices)
-    class FixedReader(run_module.TableReader):
+    class FixedReader(run_module.CalibratedReader):
         def __call__(self, frame: object, removed: object) -> RollReading:
             return roll
 
