@@ -1,4 +1,5 @@
-"""Imports flow one way: cli -> appliance -> {players, vision, devices, rules}; players -> rules.
+"""Imports flow one way: cli -> web -> appliance -> {players, vision, devices, rules}; players ->
+rules (the web app is one more way into the appliance, wired in by the cli).
 
 Vision and devices may use the pure bottom layer ``pi_reader.rules``; nothing below the appliance
 imports the appliance, the command line or the config schema, and the config schema imports no
@@ -29,8 +30,11 @@ ALLOWED: dict[str, frozenset[str]] = {
     "vision": frozenset({"rules", "models"}),
     "devices": frozenset({"rules", "camera_spec"}),
     "appliance": frozenset({"players", "vision", "devices", "rules", "config", "camera_spec"}),
-    "cli": frozenset(
+    "web": frozenset(
         {"appliance", "players", "vision", "devices", "rules", "config", "camera_spec"}
+    ),
+    "cli": frozenset(
+        {"web", "appliance", "players", "vision", "devices", "rules", "config", "camera_spec"}
     ),
 }
 

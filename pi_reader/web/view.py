@@ -15,7 +15,7 @@ from pi_reader.appliance.events import TableChange
 from pi_reader.appliance.notices import render
 from pi_reader.appliance.paper import PaperGame
 from pi_reader.appliance.sheet import SheetGame
-from pi_reader.rules import COLOURS, DICE, LOCK_NUMBER, ROW_NUMBERS, Action, Phase
+from pi_reader.rules import COLOURS, LOCK_NUMBER, ROW_NUMBERS, Action, Phase, Roll
 
 View = dict[str, Any]
 
@@ -44,17 +44,16 @@ def table_view(change: TableChange) -> View:
     return view
 
 
-def _roll(dice: dict[str, int] | None) -> dict[str, Any] | None:
-    if dice is None:
+def _roll(roll: Roll | None) -> dict[str, Any] | None:
+    if roll is None:
         return None
-    white1, white2 = dice["white1"], dice["white2"]
     return {
-        "dice": {die: dice[die] for die in DICE if die in dice},
-        "white_sum": white1 + white2,
+        "dice": roll.to_dict(),
+        "white_sum": roll.white_sum,
         "colour_sums": {
-            colour.value: sorted({white1 + dice[colour.value], white2 + dice[colour.value]})
+            colour.value: list(roll.colour_sums(colour))
             for colour in COLOURS
-            if colour.value in dice
+            if roll.die(colour) is not None
         },
     }
 
@@ -105,7 +104,7 @@ def _sheet_state(sheet_game: SheetGame) -> View:
         )
     return {
         "phase": game.phase.value,
-        "roll": _roll(roll.to_dict() if roll is not None else None),
+        "roll": _roll(roll),
         "locked": [colour.value for colour in game.locked],
         "pending_locks": [colour.value for colour in game.pending_locks],
         "winners": list(game.winners),
