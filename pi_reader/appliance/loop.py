@@ -344,7 +344,8 @@ class Appliance:
             self._on_settled(reading, frame)
 
     def _on_settled(self, reading: RollReading, frame: np.ndarray) -> None:
-        if not reading.dice:
+        misfit = any(p.kind is ProblemKind.CALIBRATION_MISMATCH for p in reading.problems)
+        if not reading.dice and not misfit:  # a misfit reads no dice, but must be said
             self.detector.mark_empty()
             return
         self._still = StillRead(frame, reading)

@@ -21,6 +21,7 @@ import numpy as np
 from pi_reader.rules import COLOURS
 from pi_reader.vision import colour, quality
 from pi_reader.vision.calibration import MAX_NAMING_COST, MIN_NAMING_GAP, Calibration
+from pi_reader.vision.calibration_fit import calibration_mismatch
 from pi_reader.vision.stages import (
     DieCandidateLike,
     FaceReadingLike,
@@ -84,6 +85,9 @@ def read_roll(
     if unknown:
         names = tuple(colour.value for colour in COLOURS)
         raise ValueError(f"removed dice must be among {names}, got {sorted(unknown)}")
+    misfit = calibration_mismatch(frame_bgr, calibration) if calibration else None
+    if misfit is not None:
+        return RollReading(dice=(), problems=(misfit,))
     stages = stages or default_stages()
     scene = calibration.scene if calibration else None
     expected = expected_colours(removed_set)

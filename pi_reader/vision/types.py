@@ -53,6 +53,7 @@ class ProblemKind(StrEnum):
     # The still frames of one settle were read differently (the appliance's vote): not one
     # frame's fault, so it is told apart from an unreadable value.
     FRAMES_DISAGREE = "frames_disagree"
+    CALIBRATION_MISMATCH = "calibration_mismatch"
 
 
 @dataclass(frozen=True)

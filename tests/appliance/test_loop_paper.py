@@ -16,6 +16,7 @@ from pi_reader.devices import (
     FakeLeds,
     FakeSpeaker,
 )
+from pi_reader.vision.types import Problem, ProblemKind, RollReading
 
 from .helpers import ReaderDouble, dice, missing, reading, roll_frames
 
@@ -26,6 +27,7 @@ ROLLS = {
     4: reading(dice(3, 3, 3, 2, 3, removed=["red"])),
     5: reading(dice(6, 5, 6, 6, 5, removed=["green"]), [missing("green")]),
     6: reading(dice(6, 5, 6, 1, 5, removed=["red"])),
+    7: RollReading((), (Problem(ProblemKind.CALIBRATION_MISMATCH, "calibrate again"),)),
 }
 
 
@@ -117,6 +119,19 @@ def test_a_problem_is_said_and_the_roll_is_not_used(tmp_path: Path) -> None:
         "White sum 11.",
     ]
     assert [e["event"] for e in journal(tmp_path)] == ["new_game", "roll"]
+
+
+def test_a_frame_that_does_not_fit_the_calibration_is_said_not_taken_for_an_empty_tray(
+    tmp_path: Path,
+) -> None:
+    # The reader finds no dice in such a frame; before, the loop took that for an empty tray.
+    rig = Rig(tmp_path, roll_frames([7, 1]))
+    spoken = rig.run()
+    assert spoken[2:5] == [
+        "The camera does not see the tray it was calibrated on. Calibrate again.",
+        "Fix it and let the dice rest.",
+        "White sum 7.",
+    ]
 
 
 def test_the_same_still_roll_is_not_read_twice(tmp_path: Path) -> None:
