@@ -58,6 +58,10 @@ class BadRequest(Exception):
     """A body that is not what the endpoint takes: refused with 400 and the reason."""
 
 
+class Forbidden(Exception):
+    """A missing or wrong token: refused with 403 and the reason."""
+
+
 @dataclass
 class _PinGuard:
     wrong: int = 0
@@ -120,6 +124,8 @@ class WebApp:
             return await handler(request)
         except BadRequest as error:
             return _error(400, str(error))
+        except Forbidden as error:
+            return _error(403, str(error))
         except web.HTTPRequestEntityTooLarge:
             return _error(413, f"a request body is at most {MAX_BODY} bytes")
         finally:
@@ -155,6 +161,8 @@ class WebApp:
 
     async def table_info(self, request: web.Request) -> web.StreamResponse:
         """The table page's token (for the paper buttons) and every seat's join link."""
+        if self.hub.view is None:
+            return _error(503, "the appliance is starting")
         seats = []
         for player, token in self.hub.seats.tokens.items():
             url = f"{self.base_url}p/{token}"
@@ -214,10 +222,10 @@ class WebApp:
 
     # --- entries --------------------------------------------------------------------------------
     async def mark(self, request: web.Request) -> web.StreamResponse:
-        body = await _body(request, {"token": str, "colour": str, "number": int, "action": str})
+        body = await _body(
+            request, {"token": str, "player": str, "colour": str, "number": int, "action": str}
+        )
         player = self._seat(body)
-        if player is None:
-            return _error(403, "this seat's token is needed to mark its sheet")
         try:
             colour = Colour(body["colour"])
             action = Action(body["action"])
@@ -230,15 +238,11 @@ class WebApp:
         return await self._enter(MarkEntry(player, colour, body["number"], action))
 
     async def pass_action(self, request: web.Request) -> web.StreamResponse:
-        player = self._seat(await _body(request, {"token": str}))
-        if player is None:
-            return _error(403, "this seat's token is needed to pass for it")
+        player = self._seat(await _body(request, {"token": str, "player": str}))
         return await self._enter(PassEntry(player))
 
     async def undo(self, request: web.Request) -> web.StreamResponse:
-        player = self._seat(await _body(request, {"token": str}))
-        if player is None:
-            return _error(403, "this seat's token is needed to undo its mark")
+        player = self._seat(await _body(request, {"token": str, "player": str}))
         return await self._enter(UndoEntry(player))
 
     async def button(self, request: web.Request) -> web.StreamResponse:
@@ -249,8 +253,11 @@ class WebApp:
             raise BadRequest(f"button: one of {', '.join(BUTTONS)}")
         return await self._enter(ButtonEntry(body["button"]))
 
-    def _seat(self, body: dict[str, Any]) -> str | None:
-        return self.hub.seats.seat_of(body["token"])
+    def _seat(self, body: dict[str, Any]) -> str:
+        """The seat the body acts for, when its token is that seat's (else Forbidden)."""
+        if self.hub.seats.seat_of(body["token"]) != body["player"]:
+            raise Forbidden(f"only {body['player']}'s own page (its join link) acts for that seat")
+        return str(body["player"])
 
     async def _enter(self, entry: Entry) -> web.StreamResponse:
         refusal = await self._job(lambda appliance: appliance.enter(entry))
@@ -372,6 +379,8 @@ async def _body(request: web.Request, fields: dict[str, type]) -> dict[str, Any]
         raise BadRequest("the body must be a JSON object") from None
     if not isinstance(body, dict):
         raise BadRequest("the body must be a JSON object")
+    if "token" in fields and not isinstance(body.get("token"), str):
+        raise Forbidden("a token is needed (the page's link or the setup PIN gives it)")
     if set(body) != set(fields):
         raise BadRequest(f"the body takes exactly the fields {', '.join(sorted(fields))}")
     for name, kind in fields.items():

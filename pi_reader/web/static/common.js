@@ -104,20 +104,25 @@ function drawSheet(view, sheet, options) {
       const marked = row.marked.includes(number);
       const lost = row.lost.includes(number);
       const state = marked ? "marked" : lost ? "lost" : option ? "lit" : "open";
-      const cell = el(option ? "button" : "span", {
+      // Every open cell can be tapped: a lit one is a legal mark now, any other gets the
+      // engine's reason why not.
+      const tappable = options && options.onTap && state !== "marked" && state !== "lost" && !row.closed;
+      const cell = el(tappable ? "button" : "span", {
         class: "cell " + state,
         "data-number": number,
         "aria-label": name + " " + number + (marked ? " ✓" : lost ? " ✗" : ""),
         text: String(number),
       });
-      if (option && options.onTap) cell.addEventListener("click", () => options.onTap(option));
+      if (tappable) {
+        const lock = number === row.numbers[row.numbers.length - 1];
+        cell.addEventListener("click", () => options.onTap(option || {colour: row.colour, number, lock, action: null}));
+      }
       numbers.append(cell);
     }
     numbers.append(el("span", {
       class: "cell lock" + (row.locked_here ? " marked" : ""),
       "aria-label": view.text.lock[row.colour] + (row.locked_here ? " ✓" : ""),
-      text: "🔒",
-    }));
+    }, lockIcon()));
     line.append(numbers);
     line.append(el("span", {class: "points", text: String(row.points)}));
     box.append(line);
@@ -125,7 +130,7 @@ function drawSheet(view, sheet, options) {
   const penalties = el("div", {class: "penalties", "aria-label": view.text.penalties + " " + sheet.penalties});
   penalties.append(el("span", {text: view.text.penalties + " "}));
   for (let i = 0; i < 4; i++) penalties.append(el("span", {class: "penalty" + (i < sheet.penalties ? " taken" : ""), text: i < sheet.penalties ? "✗" : ""}));
-  penalties.append(el("span", {class: "total", text: view.text.total + " " + sheet.total}));
+  penalties.append(el("span", {class: "total", "data-total": sheet.total, text: view.text.total + " " + sheet.total}));
   box.append(penalties);
   return box;
 }
@@ -135,4 +140,15 @@ function showConnection(online, view) {
   if (!banner) return;
   banner.hidden = online;
   if (view) banner.textContent = view.text.offline;
+}
+
+function lockIcon() {
+  // A padlock drawn as SVG: emoji fonts are not on every table screen.
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("class", "lock-icon");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML = '<path d="M4 7V5a4 4 0 0 1 8 0v2" fill="none" stroke="currentColor" stroke-width="2"/>' +
+    '<rect x="2.5" y="7" width="11" height="8" rx="1.5" fill="currentColor"/>';
+  return svg;
 }

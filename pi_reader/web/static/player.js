@@ -10,9 +10,16 @@ function say(text, kind) {
   box.className = kind || "";
 }
 
+function actionFor() {
+  // A cell that is not lit: ask for the action this player would be in (the engine says why not).
+  const white = current.sheets.find((s) => s.player === me).options.some((o) => o.action === "white");
+  return white || me !== current.active ? "white" : "colour";
+}
+
 async function tap(option) {
   if (option.lock && !(await confirmLock(option))) return;
-  const answer = await post("/api/mark", {token, colour: option.colour, number: option.number, action: option.action});
+  if (!option.action) option = {...option, action: actionFor()};
+  const answer = await post("/api/mark", {token, player: me, colour: option.colour, number: option.number, action: option.action});
   say(answer.ok ? "" : answer.reason, answer.ok ? "" : "refused");
 }
 
@@ -27,6 +34,7 @@ function confirmLock(option) {
 
 function render(view) {
   current = view;
+  document.body.dataset.line = view.line;  // the game log's line count this page shows
   document.documentElement.dir = view.text.direction;
   document.getElementById("who").textContent = me;
   document.getElementById("turn").textContent = view.over ? view.end.join(" ") : view.text.turn[view.active];
@@ -67,11 +75,11 @@ async function start() {
   me = (await response.json()).player;
   document.title = me + " · Qwixx";
   document.getElementById("pass").addEventListener("click", async () => {
-    const answer = await post("/api/pass", {token});
+    const answer = await post("/api/pass", {token, player: me});
     say(answer.ok ? "" : answer.reason, answer.ok ? "" : "refused");
   });
   document.getElementById("undo").addEventListener("click", async () => {
-    const answer = await post("/api/undo", {token});
+    const answer = await post("/api/undo", {token, player: me});
     say(answer.ok ? "" : answer.reason, answer.ok ? "" : "refused");
   });
   Live.connect(render, (online) => showConnection(online, current));

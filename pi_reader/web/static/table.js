@@ -24,6 +24,7 @@ async function loadSeats(view) {
 
 function render(view) {
   current = view;
+  document.body.dataset.line = view.line;  // the game log's line count this page shows
   document.documentElement.dir = view.text.direction;
   loadSeats(view);
   const still = document.getElementById("still");
@@ -38,7 +39,7 @@ function render(view) {
   sums.replaceChildren();
   if (view.roll) {
     for (const [name, value] of Object.entries(view.roll.dice)) dice.append(dieElement(name, value, diceLabel(view, name)));
-    sums.append(el("span", {class: "sum white", text: "⚪ " + view.roll.white_sum}));
+    sums.append(el("span", {class: "sum sum-white", text: "= " + view.roll.white_sum}));
     for (const [colour, values] of Object.entries(view.roll.colour_sums)) {
       sums.append(el("span", {class: "sum sum-" + colour, text: view.text.colour[colour] + " " + values.join(" / ")}));
     }
@@ -69,7 +70,8 @@ function paperTable(view) {
       el("th", {text: player}),
       el("td", {text: view.text.penalties + " " + view.penalties[player]})));
   }
-  const locked = el("p", {class: "locked", text: view.locked.map((c) => "🔒 " + view.text.colour[c]).join("  ")});
+  const locked = el("p", {class: "locked"});
+  for (const colour of view.locked) locked.append(lockIcon(), " " + view.text.colour[colour] + "  ");
   return el("div", {}, table, locked);
 }
 
