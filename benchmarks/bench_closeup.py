@@ -22,11 +22,13 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import cv2
 
-from pi_reader.vision.face_samples import is_held_out
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.reader import read_roll
 from pi_reader.vision.recorded import LabelledDie, load_recorded_set, shared_sets_dir
 from pi_reader.vision.types import box_contains
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # training/splits.py
+from training.splits import held_out
 
 REPO = Path(__file__).resolve().parent.parent
 OUT_PX = 640
@@ -59,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     recorded = load_recorded_set(args.datasets / args.set)
     frames = [f for f in recorded.rolls()
-              if not args.held_out or is_held_out(recorded.name, f.image, f.scenario or "")]
+              if not args.held_out or held_out(recorded.name, f.image)]
     print("| window (die sides) | dice | right | wrong | not found |")
     print("|---|---|---|---|---|")
     for window in args.window:

@@ -23,10 +23,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from pi_reader.vision.face_samples import is_held_out
 from pi_reader.vision.locate import DieCandidate, LocateError, SceneModel, find_dice, learn_scene
 from pi_reader.vision.recorded import shared_sets_dir
 from pi_reader.vision.types import box_contains, box_overlap
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # training/splits.py
+from training.splits import held_out
 
 DEFAULT_SETS = ("qwixx-rendered", "qwixx-rendered-touching", "qwixx-rendered-more",
                 "real-d6-overhead")
@@ -94,12 +96,12 @@ def run_set(root: Path, generic: bool = False, validation_only: bool = False) ->
     """Find the dice in every roll of a set (calibrated per scenario unless ``generic``).
 
     ``validation_only`` keeps the frames the generic detector (training/train_locate.py) never
-    trained on (``face_samples.is_held_out``), and the calibration frames.
+    trained on (``training/splits.py``: validation and test splits), and the calibration frames.
     """
     rows = [json.loads(line) for line in (root / "labels.jsonl").read_text().splitlines() if line]
     if validation_only:
         rows = [r for r in rows if r["kind"] == "calibration"
-                or is_held_out(root.name, r["image"], r.get("scenario", ""))]
+                or held_out(root.name, r["image"])]
     scenes: dict[str, SceneModel | None] = {}
     for row in rows:
         if row["kind"] == "calibration" and not generic:

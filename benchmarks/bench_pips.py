@@ -5,8 +5,8 @@ Run: ``python benchmarks/bench_pips.py [--sets NAME ...] [--datasets DIR] [--spl
 
 The reader gets each labelled die's box, as is and jittered (centre moved by up to 10% of the
 box, box grown by up to 20%: a detector's imprecision), so the figures do not depend on the
-detector. ``--split held-out`` keeps only the frames the pip classifier never trained on (see
-``face_samples.is_held_out``); quote those figures for the trained reader. Printed per set:
+detector. ``--split held-out`` keeps only the frames kept out of training (the validation and
+test splits of ``training/splits.py``); quote those figures for the trained reader. Printed per set:
 dice read right / wrong / refused, error and coverage per confidence threshold, the confusion
 matrix (columns: value read, then refused) and the time per die: CPU time on one core
 (``time.process_time`` with OpenCV held to one thread), which a busy shared machine does not
@@ -28,8 +28,11 @@ import cv2
 import numpy as np
 
 from pi_reader.vision import pips
-from pi_reader.vision.face_samples import is_held_out, iter_labelled_frames
+from pi_reader.vision.face_samples import iter_labelled_frames
 from pi_reader.vision.recorded import shared_sets_dir
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # training/splits.py
+from training.splits import held_out
 
 DEFAULT_SETS = ("qwixx-rendered", "qwixx-rendered-touching", "qwixx-rendered-more",
                 "real-d6-overhead")
@@ -110,8 +113,7 @@ def bench_set(
     if polarity:
         tallies["label boxes, calibrated polarity"] = Tally()
     for image_path, record in iter_labelled_frames(set_dir):
-        if held_out_only and not is_held_out(set_dir.name, record["image"],
-                                             record.get("scenario", "")):
+        if held_out_only and not held_out(set_dir.name, record["image"]):
             continue
         dice = [d for d in record["dice"] if d.get("value") is not None]
         if not dice:

@@ -31,11 +31,13 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import cv2
 
 from pi_reader.vision.calibration import CalibrationError, calibrate
-from pi_reader.vision.face_samples import is_held_out
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.reader import read_roll
 from pi_reader.vision.recorded import RecordedSet, load_recorded_set, shared_sets_dir
 from pi_reader.vision.replay import replay
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # training/splits.py
+from training.splits import held_out
 
 DEFAULT_SETS = (
     "qwixx-rendered",
@@ -87,11 +89,11 @@ def cpu_times_ms(recorded, repeat: int = REPEAT) -> list[float]:
 
 
 def held_out_part(recorded: RecordedSet) -> RecordedSet:
-    """Only the frames neither trained network has seen (``face_samples.is_held_out``); the
+    """Only the frames kept out of training (``training/splits.py``: validation and test); the
     calibration frames stay, so the scenarios kept are still calibrated."""
     return replace(recorded, frames=tuple(
         f for f in recorded.frames
-        if f.kind == "calibration" or is_held_out(recorded.name, f.image, f.scenario or "")
+        if f.kind == "calibration" or held_out(recorded.name, f.image)
     ))
 
 

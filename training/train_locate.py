@@ -9,9 +9,8 @@ runs for a time budget, so another machine makes another number of steps).
 
 The net sees the frame scaled to ``INPUT`` pixels square (letterboxed) and answers, at a quarter
 of that resolution, a heatmap of die centres and each die's width and height. Training images:
-the frames of real-d6-overhead and the rendered touching/more sets that the pip classifier also
-trains on (``face_samples.is_held_out`` holds out one real photo in five and whole scenarios;
-qwixx-rendered is never seen); heavy augmentation (scale, rotation, flips, colour temperature,
+the train split of real-d6-overhead, as the pip classifier's (``training/splits.py``; the
+rendered qwixx sets are test only); heavy augmentation (scale, rotation, flips, colour temperature,
 exposure, blur, noise) because unseen sets will check it.
 """
 
@@ -27,16 +26,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
+from splits import split_of
 from torch import nn
-
-from pi_reader.vision.face_samples import is_held_out
 
 INPUT = 256
 STRIDE = 4
 # Share of training views centred near a labelled die (the rest anywhere in the frame, so the
 # net also learns what is not a die: rims, printed pictures, screw heads).
 NEAR_A_DIE = 0.4
-TRAIN_SETS = ("real-d6-overhead", "qwixx-rendered-touching", "qwixx-rendered-more")
+TRAIN_SETS = ("real-d6-overhead",)  # the rendered qwixx sets are test only (training/splits.py)
 
 
 def conv(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
@@ -81,10 +79,10 @@ def load_rows(datasets: Path, name: str) -> list[tuple[str, np.ndarray, np.ndarr
 
 
 def split(rows: list, name: str) -> tuple[list, list]:
-    """Training and held-out frames, split as the pip classifier's (``is_held_out``), so one set
-    of photos is new to both networks and the whole reader can be measured on it."""
-    return ([r for r in rows if not is_held_out(name, r[0], r[3])],
-            [r for r in rows if is_held_out(name, r[0], r[3])])
+    """Training and validation frames, split as the pip classifier's (``training/splits.py``), so
+    one set of photos is new to both networks and the whole reader can be measured on it."""
+    return ([r for r in rows if split_of(name, r[0]) == "train"],
+            [r for r in rows if split_of(name, r[0]) == "validation"])
 
 
 def augment(img: np.ndarray, boxes: np.ndarray, rng: random.Random, view: int = INPUT

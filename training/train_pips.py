@@ -7,9 +7,9 @@
 
 Data: every value-labelled die of the recorded sets, cut out exactly as the reader cuts them
 (``pips.normalized_patch``), plus "no face" patches (tray, die edges, blank squares) as class 0 so
-the network can say it sees no readable face. The validation split (``face_samples.is_held_out``)
-is never trained on: all of ``qwixx-rendered``, two scenarios of each other rendered set and one
-real photo in five.
+the network can say it sees no readable face. The splits are ``training/splits.py``'s: only the
+train split is trained on, the figures printed are the validation split's, and the test split
+(every ``qwixx-rendered*`` set among them) is never looked at.
 
 Augmentation is heavy on purpose (any rotation, mirror, scale, box jitter, white balance,
 exposure, gamma, blur, noise) because the reader must work on dice and cameras it never saw.
@@ -25,6 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
+from splits import split_of
 from synthetic_faces import synthetic_die
 from torch import nn
 
@@ -32,12 +33,12 @@ from pi_reader.vision import face_cnn, pips
 from pi_reader.vision.face_samples import (
     DieSample,
     context_crop,
-    is_held_out,
     iter_labelled_frames,
     load_samples,
 )
 
-TRAIN_SETS = ("qwixx-rendered-more", "qwixx-rendered-touching", "real-d6-overhead")
+# The rendered qwixx sets are test sets only (training/splits.py).
+TRAIN_SETS = ("real-d6-overhead",)
 
 
 def negative_samples(set_dir: Path, per_frame: int, rng: random.Random) -> list[DieSample]:
@@ -166,15 +167,16 @@ def main() -> None:
 
     train: list[DieSample] = []
     held: dict[str, list[DieSample]] = {}
-    for name in (*TRAIN_SETS, "qwixx-rendered"):
+    for name in TRAIN_SETS:
         for sample in load_samples(args.datasets / name):
-            if is_held_out(name, sample.image, sample.scenario):
+            split = split_of(name, sample.image)
+            if split == "validation":
                 held.setdefault(name, []).append(sample)
-            else:
+            elif split == "train":
                 train.append(sample)
     for name in TRAIN_SETS:
         for sample in negative_samples(args.datasets / name, 2, rng):
-            if not is_held_out(name, sample.image, sample.scenario):
+            if split_of(name, sample.image) == "train":
                 train.append(sample)
     train += blank_faces(300, rng)
     train += [synthetic_die(value, rng) for value in range(1, 7) for _ in range(args.synthetic)]

@@ -9,7 +9,6 @@ box is the same problem as reading the die in the whole frame, only cheaper to s
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,24 +16,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-
-# The pip classifier's validation split. The whole ``qwixx-rendered`` set (the appliance's own
-# target) is never trained on; of the other rendered sets whole scenarios (one normal, one hard)
-# are held out; of real photos one in five, chosen by a hash of the file name.
-HELD_OUT_SETS = frozenset({"qwixx-rendered"})
-HELD_OUT_SCENARIOS: dict[str, frozenset[str]] = {
-    "qwixx-rendered-more": frozenset({"s05", "s11"}),
-    "qwixx-rendered-touching": frozenset({"s02", "s05"}),
-}
-
-
-def is_held_out(set_name: str, image: str, scenario: str) -> bool:
-    """Whether a frame belongs to the validation split: by scenario or by image, never by die."""
-    if set_name in HELD_OUT_SETS:
-        return True
-    if set_name in HELD_OUT_SCENARIOS:
-        return scenario in HELD_OUT_SCENARIOS[set_name]
-    return int(hashlib.sha1(image.encode("utf-8")).hexdigest(), 16) % 5 == 0
 
 
 @dataclass(frozen=True)
