@@ -14,7 +14,9 @@ from pathlib import Path
 
 from pi_reader.config import ConfigError, load_config
 from pi_reader.devices import CameraError, CameraSpecError, open_camera
+from pi_reader.vision.calibration import FORMAT as CALIBRATION_FORMAT
 from pi_reader.vision.calibration import CalibrationError
+from pi_reader.vision.output_files import OutputError, check_calibration_target
 
 CALIBRATION_FILE = "calibration.json"
 EXIT_FAILED = 1
@@ -37,6 +39,11 @@ def run_live_calibration(args: argparse.Namespace) -> int:
         print(f"pi-reader calibrate: {error}", file=sys.stderr)
         return EXIT_USAGE
     out: Path = args.out or config.paths.state_dir / CALIBRATION_FILE
+    try:
+        check_calibration_target(out, CALIBRATION_FORMAT, None)
+    except OutputError as error:
+        print(f"pi-reader calibrate: {error}", file=sys.stderr)
+        return EXIT_USAGE
     from pi_reader.appliance.live_calibration import calibrate_live
 
     try:

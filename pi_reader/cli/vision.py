@@ -14,27 +14,40 @@ import json
 import sys
 from pathlib import Path
 
-import cv2
-import numpy as np
-
 from pi_reader.cli.live_calibrate import add_live_options, run_live_calibration
 from pi_reader.rules import COLOURS
-from pi_reader.vision.annotate import annotate
+from pi_reader.vision.annotate import annotate, encode_jpeg
+from pi_reader.vision.calibration import FORMAT as CALIBRATION_FORMAT
 from pi_reader.vision.calibration import Calibration, CalibrationError, calibrate
 from pi_reader.vision.images import ImageError, load_frame
+from pi_reader.vision.output_files import (
+    OutputError,
+    check_calibration_target,
+    picture_names,
+    prepare_picture_folder,
+    write_new_picture,
+)
 from pi_reader.vision.reader import read_roll
 from pi_reader.vision.recorded import RecordedSetError, load_recorded_set
-from pi_reader.vision.replay import replay
+from pi_reader.vision.replay import mistake_picture_name, replay
 from pi_reader.vision.types import RollReading
 
 EXIT_OK = 0
 EXIT_SOME_FAILED = 1
 EXIT_USAGE = 2
+MAX_REMOVED = 3
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     cal = subparsers.add_parser(
-        "calibrate", help="learn the tray, dice colours and pips from a frame of the six dice"
+        "calibrate",
+        help="learn the tray, dice colours and pips from a frame of the six dice",
+        description="Learn the tray, the six dice's colours and their pips from one frame of "
+        "the six dice lying apart and flat (two white, red, yellow, green, blue). With --image "
+        "the frame is a photo and --out names the calibration file; without it the frame comes "
+        "from the camera (its exposure and colour gains are frozen and stored too) and the file "
+        "goes to the state folder, where 'pi-reader run' looks for it. An existing calibration "
+        "is replaced whole; any other existing file is left alone.",
     )
     cal.add_argument(
         "--image", type=Path, help="a frame of the six dice (without it: live, from the camera)"
@@ -52,13 +65,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--removed", type=_removed_list, default=(), help="dice out of play, e.g. red,blue"
     )
     read.add_argument("--json", action="store_true", help="one JSON object per image per line")
-    read.add_argument("--annotate", type=Path, metavar="DIR", help="write annotated images here")
+    read.add_argument(
+        "--annotate",
+        type=Path,
+        metavar="DIR",
+        help="write each image annotated to DIR as NAME.annotated.jpg (never over a file)",
+    )
     read.set_defaults(func=run_read)
 
     rep = subparsers.add_parser("replay", help="read a recorded set and score it")
     rep.add_argument("folder", type=Path, metavar="DIR", help="a folder with labels.jsonl")
     rep.add_argument("--json", action="store_true", help="the report as one JSON object")
-    rep.add_argument("--annotate", type=Path, metavar="DIR", help="write pictures of mistakes")
+    rep.add_argument(
+        "--annotate",
+        type=Path,
+        metavar="DIR",
+        help="write pictures of mistakes to DIR (never over a file)",
+    )
     rep.add_argument(
         "--generic", action="store_true", help="ignore the calibration frames (generic mode)"
     )
@@ -72,14 +95,15 @@ def _removed_list(text: str) -> tuple[str, ...]:
         raise argparse.ArgumentTypeError(
             f"unknown die {', '.join(bad)}: choose among {', '.join(COLOURS)}"
         )
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise argparse.ArgumentTypeError(f"{', '.join(twice)} named twice")
+    if len(names) > MAX_REMOVED:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_REMOVED} dice can be out of play (the game ends at the second lock, "
+            "and a third row can lock in the same turn), not all four"
+        )
     return names
-
-
-def calibrate_frame(frame: np.ndarray, out: Path) -> Calibration:
-    """Calibrate from a frame and save it; the camera form of ``calibrate`` reuses this."""
-    calibration = calibrate(frame)
-    calibration.save(out)
-    return calibration
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
@@ -89,10 +113,18 @@ def run_calibrate(args: argparse.Namespace) -> int:
         print("pi-reader calibrate: --image needs --out", file=sys.stderr)
         return EXIT_USAGE
     try:
-        frame = load_frame(args.image)
-        calibration = calibrate_frame(frame, args.out)
+        check_calibration_target(args.out, CALIBRATION_FORMAT, args.image)
+    except OutputError as error:
+        print(f"pi-reader calibrate: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        calibration = calibrate(load_frame(args.image))
+        calibration.save(args.out)
     except (ImageError, CalibrationError) as error:
         print(f"pi-reader calibrate: {error}", file=sys.stderr)
+        return EXIT_SOME_FAILED
+    except OSError as error:
+        print(f"pi-reader calibrate: cannot write {args.out}: {error.strerror}", file=sys.stderr)
         return EXIT_SOME_FAILED
     polarity = ", ".join(f"{k} {v or 'auto'}" for k, v in calibration.pip_polarity.items())
     print(
@@ -120,8 +152,15 @@ def run_read(args: argparse.Namespace) -> int:
         except CalibrationError as error:
             print(f"pi-reader read: {error}", file=sys.stderr)
             return EXIT_USAGE
+    pictures: list[Path | None] = [None] * len(args.images)
+    if args.annotate is not None:
+        try:
+            pictures = list(_annotation_targets(args.annotate, args.images))
+        except OutputError as error:
+            print(f"pi-reader read: {error}", file=sys.stderr)
+            return EXIT_USAGE
     status = EXIT_OK
-    for path in args.images:
+    for path, picture in zip(args.images, pictures, strict=True):
         try:
             frame = load_frame(path)
         except ImageError as error:
@@ -129,14 +168,43 @@ def run_read(args: argparse.Namespace) -> int:
             _print_failure(str(path), str(error), args.json)
             continue
         reading = read_roll(frame, calibration, args.removed)
-        if args.annotate is not None:
-            args.annotate.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(args.annotate / (path.stem + ".jpg")), annotate(frame, reading))
+        if picture is not None:
+            try:
+                write_new_picture(picture, encode_jpeg(annotate(frame, reading)))
+            except OutputError as error:
+                status = EXIT_SOME_FAILED
+                print(f"pi-reader read: {error}", file=sys.stderr)
         if args.json:
             print(json.dumps(reading_json(str(path), reading)), flush=True)
         else:
             print(_table(str(path), reading), flush=True)
     return status
+
+
+def _annotation_targets(folder: Path, images: list[Path]) -> list[Path]:
+    """Where each image's annotated picture goes; OutputError before anything is read if the
+    folder cannot take them or one of them would replace a file."""
+    prepare_picture_folder(folder)
+    targets = [folder / name for name in picture_names(images)]
+    taken = [target for target in targets if target.exists()]
+    if taken:
+        more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
+        raise OutputError(
+            f"{taken[0]}{more} exists already; pi-reader never replaces a file: "
+            "annotate into a new folder"
+        )
+    return targets
+
+
+def _check_mistake_pictures(folder: Path, images: list[str]) -> None:
+    """The folder can take replay's pictures and none of them would replace a file."""
+    prepare_picture_folder(folder)
+    taken = [folder / n for n in map(mistake_picture_name, images) if (folder / n).exists()]
+    if taken:
+        raise OutputError(
+            f"{taken[0]} exists already; pi-reader never replaces a file: annotate into a "
+            "new folder"
+        )
 
 
 def _print_failure(image: str, message: str, as_json: bool) -> None:
@@ -188,6 +256,12 @@ def run_replay(args: argparse.Namespace) -> int:
     except RecordedSetError as error:
         print(f"pi-reader replay: {error}", file=sys.stderr)
         return EXIT_USAGE
+    if args.annotate is not None:
+        try:
+            _check_mistake_pictures(args.annotate, [frame.image for frame in recorded.rolls()])
+        except OutputError as error:
+            print(f"pi-reader replay: {error}", file=sys.stderr)
+            return EXIT_USAGE
     progress = _ProgressBar()
     try:
         result = replay(
@@ -196,7 +270,7 @@ def run_replay(args: argparse.Namespace) -> int:
             progress=progress,
             calibrated=not args.generic,
         )
-    except ImageError as error:
+    except (ImageError, OutputError) as error:
         progress.close()
         print(f"pi-reader replay: {error}", file=sys.stderr)
         return EXIT_SOME_FAILED

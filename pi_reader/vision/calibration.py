@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from pi_reader.vision import colour, quality
+from pi_reader.vision.output_files import write_atomically
 from pi_reader.vision.stages import Stages, default_stages, die_pixels, face_box, int_box
 from pi_reader.vision.types import DIE_COLOURS
 
@@ -159,7 +160,9 @@ class Calibration:
         )
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json()) + "\n", encoding="utf-8")
+        """Write the file whole or not at all (temporary file, fsync, rename): a power cut
+        mid-write must not leave a torn file that stops ``pi-reader run``."""
+        write_atomically(Path(path), (json.dumps(self.to_json()) + "\n").encode("utf-8"))
 
     @classmethod
     def load(cls, path: str | Path) -> Calibration:

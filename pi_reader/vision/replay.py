@@ -11,11 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import cv2
-
-from pi_reader.vision.annotate import annotate
+from pi_reader.vision.annotate import annotate, encode_jpeg
 from pi_reader.vision.calibration import Calibration, CalibrationError, calibrate
 from pi_reader.vision.images import load_frame
+from pi_reader.vision.output_files import prepare_picture_folder, write_new_picture
 from pi_reader.vision.reader import read_roll
 from pi_reader.vision.recorded import RecordedSet
 from pi_reader.vision.scoring import Report, score_frame
@@ -49,6 +48,8 @@ def replay(
     result = ReplayResult(report=Report())
     calibrations: dict[str | None, Calibration | None] = {}
     rolls = list(recorded.rolls())
+    if annotate_dir is not None:
+        prepare_picture_folder(annotate_dir)
     for done, frame in enumerate(rolls):
         if progress:
             progress(done, len(rolls), frame.image)
@@ -70,12 +71,17 @@ def replay(
         )
         result.report.add(score)
         if annotate_dir is not None and not score.right:
-            annotate_dir.mkdir(parents=True, exist_ok=True)
-            name = frame.image.replace("/", "_").rsplit(".", 1)[0] + ".jpg"
-            cv2.imwrite(str(annotate_dir / name), annotate(image, reading, frame.dice))
+            picture = encode_jpeg(annotate(image, reading, frame.dice))
+            write_new_picture(annotate_dir / mistake_picture_name(frame.image), picture)
     if progress:
         progress(len(rolls), len(rolls), "")
     return result
+
+
+def mistake_picture_name(image: str) -> str:
+    """The file name of the picture of a mistake in ``image`` (a path within the set): the path
+    with its folders joined by ``_``, so distinct frames give distinct names."""
+    return image.replace("/", "_").rsplit(".", 1)[0] + ".jpg"
 
 
 def _calibrate_scenario(
