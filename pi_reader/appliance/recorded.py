@@ -31,7 +31,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from pi_reader.devices.camera import CameraBase, as_bgr_frame
+from pi_reader.devices.camera import Camera, CameraBase, ExposureControls, as_bgr_frame
 from pi_reader.devices.errors import CameraExhausted, CameraNotStarted, CameraSpecError
 
 MANIFEST = "recorded-game.json"
@@ -128,28 +128,16 @@ class RecordedGame(CameraBase):
     """Plays a :class:`Recording` as a camera; ``on_action`` receives the players' actions.
 
     ``frames_served`` counts frames (skipped ones not included); CameraExhausted after the last
-    roll's hold. With ``real_pace`` a frame is served no sooner than its time in the recording
-    after the first (as a camera would), else as fast as they are asked for.
+    roll's hold.
     """
 
     def __init__(
-        self,
-        recording: Recording,
-        on_action: Callable[[str], None],
-        skip_frames: int = 0,
-        *,
-        real_pace: bool = False,
-        sleep: Callable[[float], None] = time.sleep,
-        clock: Callable[[], float] = time.monotonic,
+        self, recording: Recording, on_action: Callable[[str], None], skip_frames: int = 0
     ) -> None:
         self.recording = recording
         self.on_action = on_action
         self.skip_frames = skip_frames  # resume a recording part-way: skipped frames do nothing
         self.frames_served = 0
-        self.real_pace = real_pace
-        self._sleep = sleep
-        self._clock = clock
-        self._first_frame_at: float | None = None
         self._stream: Iterator[tuple[np.ndarray, tuple[str, ...]]] | None = None
 
     def start(self) -> None:
@@ -170,20 +158,10 @@ class RecordedGame(CameraBase):
             raise CameraExhausted(
                 f"recorded game {self.recording.folder}: all {self.frames_served} frames served"
             ) from None
-        if self.real_pace:
-            self._wait_for_frame_time()
         for action in actions:
             self.on_action(action)
         self.frames_served += 1
         return frame
-
-    def _wait_for_frame_time(self) -> None:
-        now = self._clock()
-        if self._first_frame_at is None:
-            self._first_frame_at = now
-        due = self._first_frame_at + self.frames_served / self.recording.fps
-        if due > now:
-            self._sleep(due - now)
 
     def _frames(self) -> Iterator[tuple[np.ndarray, tuple[str, ...]]]:
         fps = self.recording.fps
@@ -199,3 +177,47 @@ class RecordedGame(CameraBase):
                 yield motion_frame(still, step), ()
             for index in range(hold):
                 yield still, roll.then if index == act_at else ()
+
+
+class RealPace(CameraBase):
+    """A recorded camera served at its frame rate, as a live one would (``pi-reader run --web``:
+    people tap their phones while the game plays). Each start begins the count afresh."""
+
+    def __init__(
+        self,
+        camera: Camera,
+        fps: float,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.camera = camera
+        self.fps = fps
+        self._sleep = sleep
+        self._clock = clock
+        self._started_at: float | None = None
+        self._served = 0
+
+    def start(self) -> None:
+        self.camera.start()
+        self._started_at, self._served = None, 0
+
+    def stop(self) -> None:
+        self.camera.stop()
+
+    def apply_controls(
+        self, exposure_time_us: int, analogue_gain: float, colour_gains: tuple[float, float]
+    ) -> None:
+        self.camera.apply_controls(exposure_time_us, analogue_gain, colour_gains)
+
+    def auto_controls(self) -> ExposureControls | None:
+        return self.camera.auto_controls()
+
+    def capture(self) -> np.ndarray:
+        now = self._clock()
+        if self._started_at is None:
+            self._started_at = now
+        due = self._started_at + self._served / self.fps
+        if due > now:
+            self._sleep(due - now)
+        self._served += 1
+        return self.camera.capture()

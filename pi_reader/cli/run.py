@@ -27,7 +27,7 @@ from pi_reader.appliance.device_setup import open_devices
 from pi_reader.appliance.live_calibration import CalibratedReader
 from pi_reader.appliance.loop import Appliance, FrameClock, Notifier
 from pi_reader.appliance.notices import notice
-from pi_reader.appliance.recorded import RecordedGame, RecordedGameError, Recording
+from pi_reader.appliance.recorded import RealPace, RecordedGame, RecordedGameError, Recording
 from pi_reader.appliance.table import Table, TableError
 from pi_reader.camera_spec import CameraKind, parse_camera_spec
 from pi_reader.cli.config import add_config_option
@@ -276,7 +276,7 @@ def _play(
             else:
                 commands.put(action)
 
-        camera = RecordedGame(recording, act, real_pace=args.web)
+        camera = RecordedGame(recording, act)
         print(
             f"pi-reader run: playing the recorded game in {recording.folder} "
             f"({len(recording.rolls)} rolls, and what the players pressed or typed after them)",
@@ -285,6 +285,8 @@ def _play(
         clock = FrameClock(recording.fps)
     elif mode == "sheet":
         commands.start_reading()
+    if args.web and recorded:
+        camera = RealPace(camera, recording.fps if recording is not None else config.camera.fps)
     web = _start_web(args, config, devices, state_dir, read) if args.web else None
     appliance = Appliance(
         camera=camera,

@@ -47,8 +47,18 @@ class ApplianceProcess:
 
     def __init__(self, args: Sequence[str], state_dir: Path, config: Path | None = None) -> None:
         command = [
-            sys.executable, "-m", "pi_reader", "run", "--no-hardware", "--web", "--web-port", "0",
-            "--state-dir", str(state_dir), *(["--config", str(config)] if config else []), *args,
+            sys.executable,
+            "-m",
+            "pi_reader",
+            "run",
+            "--no-hardware",
+            "--web",
+            "--web-port",
+            "0",
+            "--state-dir",
+            str(state_dir),
+            *(["--config", str(config)] if config else []),
+            *args,
         ]
         self.process = subprocess.Popen(
             command,
@@ -116,6 +126,9 @@ def journal(state_dir: Path) -> list[dict]:
 def replay_json(path: Path) -> dict:
     result = subprocess.run(
         [sys.executable, "-m", "pi_reader", "game", "replay", str(path), "--json"],
-        capture_output=True, text=True, check=True, cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
     )
     return json.loads(result.stdout)

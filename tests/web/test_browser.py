@@ -4,6 +4,8 @@ appliance process playing recorded games at real pace."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -11,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .harness import PHONE, ApplianceProcess, journal, replay_json, write_recording
+from .harness import DEMO, PHONE, ApplianceProcess, journal, replay_json, write_recording
 
 pytestmark = pytest.mark.browser
 
@@ -186,9 +188,11 @@ def test_a_sheet_game_tapped_on_two_phones_is_the_journal_and_the_replay(
     assert [p["penalties"] for p in final["players"]] == [0, 1]
     for page in (table, ann, bob):
         for player in final["players"]:
-            total = page.get_attribute(
-                f'.sheet[data-player="{player["name"]}"] .total', "data-total"
-            ) if page is table else None
+            total = (
+                page.get_attribute(f'.sheet[data-player="{player["name"]}"] .total', "data-total")
+                if page is table
+                else None
+            )
             if total is not None:
                 assert int(total) == player["score"]["total"]
     for name, page in phones.items():
@@ -209,3 +213,95 @@ def test_a_sheet_game_tapped_on_two_phones_is_the_journal_and_the_replay(
     ]
     assert [status for status, _ in refused] == [403] * 5
     assert (state / "game.jsonl").read_bytes() == before
+
+
+def still_frames(folder: Path, image: str, seconds: float) -> Path:
+    """A ``dir:`` camera folder: a few frames of motion, then ``image`` still for ``seconds``."""
+    import cv2
+
+    from pi_reader.appliance.recorded import MOTION_FRAMES, motion_frame
+
+    folder.mkdir()
+    still = cv2.imread(str(DEMO / f"{image}.jpg"))
+    for step in range(MOTION_FRAMES):
+        cv2.imwrite(str(folder / f"{step:05d}.jpg"), motion_frame(still, step + 1))
+    for index in range(MOTION_FRAMES, MOTION_FRAMES + round(seconds * 10)):
+        (folder / f"{index:05d}.jpg").symlink_to(DEMO / f"{image}.jpg")
+    return folder
+
+
+def test_killed_mid_game_and_restarted_the_open_pages_show_the_resumed_game(
+    tmp_path: Path, appliances: list[ApplianceProcess], browser
+) -> None:
+    state = tmp_path / "state"
+    recording = write_recording(tmp_path / "game", ["roll_001", "roll_002"], hold_seconds=HOLD)
+    first = ApplianceProcess(
+        ["--mode", "sheet", "--players", "ann,bob", "--camera", f"dir:{recording}"], state
+    )
+    appliances.append(first)
+    links = seat_links(first.url)
+    port = first.url.rsplit(":", 1)[1].strip("/")
+    table = browser.new_page(viewport={"width": 1280, "height": 900})
+    table.goto(first.url)
+    ann = browser.new_page(viewport=PHONE, has_touch=True)
+    ann.goto(links["ann"])
+    wait_line(ann, 2)
+    tap(ann, "yellow", 8)
+    wait_line(table, 5)  # roll 2 read
+    first.kill()  # no goodbye: as a power cut
+    ann.wait_for_selector("#offline", state="visible", timeout=WAIT_MS)
+
+    calibration = tmp_path / "calibration.json"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pi_reader",
+            "calibrate",
+            "--image",
+            str(DEMO / "calibration.jpg"),
+            "--out",
+            str(calibration),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    camera = still_frames(tmp_path / "frames", "roll_003", seconds=30)
+    second = ApplianceProcess(
+        [
+            "--mode",
+            "sheet",
+            "--players",
+            "ann,bob",
+            "--camera",
+            f"dir:{camera}",
+            "--calibration",
+            str(calibration),
+            "--web-port",
+            port,
+        ],
+        state,
+    )
+    appliances.append(second)
+    assert second.url == first.url
+    # The open pages reconnect by themselves and show the resumed game, roll 3 read in it.
+    for page in (table, ann):
+        wait_line(page, 7)
+    ann.wait_for_selector("#offline", state="hidden", timeout=WAIT_MS)
+    assert "Game resumed. ann rolls." in " ".join(second.stdout)
+    assert ann.locator(".row-yellow .cell.marked").count() == 1
+    # The join link of the game still acts for its seat.
+    tap(ann, "yellow", 11)
+    wait_line(table, 8)
+    events = journal(state)
+    assert [e["event"] for e in events] == [
+        "new_game",
+        "roll",
+        "mark",
+        "end_turn",
+        "roll",
+        "end_turn",
+        "roll",
+        "mark",
+    ]
+    assert events[-1] == mark("ann", "white", "yellow", 11)
