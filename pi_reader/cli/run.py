@@ -345,6 +345,7 @@ def _start_web(
     """Serve the web app (imported only with --web); prints the ``web:`` line once it listens."""
     import secrets
 
+    from pi_reader.appliance.device_setup import device_settings
     from pi_reader.cli.doctor import check_reader_weights
     from pi_reader.devices import doctor
     from pi_reader.web.address import advertised_host, bind_address
@@ -356,11 +357,12 @@ def _start_web(
 
     def run_doctor() -> list[Any]:
         # The camera and the GPIO pins are the running appliance's: their probes would fail.
+        settings = device_settings(config)
         return [
-            doctor.check_espeak(config),
-            doctor.check_aplay(config),
-            doctor.check_lcd(config),
-            doctor.check_state_dir(config),
+            doctor.check_espeak(settings.speaker),
+            doctor.check_aplay(settings.speaker),
+            doctor.check_lcd(settings.lcd),
+            doctor.check_state_dir(state_dir),
             check_reader_weights(),
         ]
 

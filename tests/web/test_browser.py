@@ -305,3 +305,102 @@ def test_killed_mid_game_and_restarted_the_open_pages_show_the_resumed_game(
         "mark",
     ]
     assert events[-1] == mark("ann", "white", "yellow", 11)
+
+
+def test_the_setup_page_needs_the_pin_shows_the_preview_calibrates_and_starts_a_game(
+    tmp_path: Path, appliances: list[ApplianceProcess], browser, artefacts: Path
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[web]\npin = "2468"\n')
+    recording = write_recording(tmp_path / "game", ["calibration"], hold_seconds=120)
+    state = tmp_path / "state"
+    appliance = ApplianceProcess(
+        ["--players", "ann,bob", "--camera", f"dir:{recording}"], state, config=config
+    )
+    appliances.append(appliance)
+    seat_links(appliance.url)
+    assert not any(", PIN " in line for line in appliance.stderr)  # the config's PIN: not printed
+    with urllib.request.urlopen(appliance.url + "setup") as answer:
+        assert answer.status == 200  # the page itself asks for the PIN
+    for path in ("setup/info", "setup/preview.jpg?token=guess", "setup/check.jpg"):
+        try:
+            urllib.request.urlopen(appliance.url + path)
+            raise AssertionError(f"{path} answered without the PIN")
+        except urllib.error.HTTPError as error:
+            assert error.code == 403
+    refused = post(
+        appliance.url + "setup/new-game",
+        {"token": "x", "players": ["a", "b"], "bots": [], "mode": "paper", "language": "en"},
+    )
+    assert refused[0] == 403
+
+    page = browser.new_page(viewport={"width": 1000, "height": 1400})
+    page.goto(appliance.url + "setup")
+    assert page.is_visible("#login") and not page.is_visible("#setup")
+    page.fill("#pin", "1111")
+    page.click("#login-form button")
+    page.wait_for_selector("#login-message:not(:empty)", timeout=WAIT_MS)
+    assert "wrong PIN" in page.inner_text("#login-message")
+    page.fill("#pin", "2468")
+    page.click("#login-form button")
+    page.wait_for_selector("#setup", state="visible", timeout=WAIT_MS)
+    page.wait_for_function(
+        "document.querySelector('#preview').complete && "
+        "document.querySelector('#preview').naturalWidth > 0",
+        timeout=WAIT_MS,
+    )
+    page.click("#calibrate")
+    page.wait_for_function(
+        "document.querySelector('#calibration').textContent.includes('calibrated')",
+        timeout=60_000,
+    )
+    page.wait_for_selector("#check", state="visible", timeout=WAIT_MS)
+    page.wait_for_function("document.querySelector('#check').naturalWidth > 0", timeout=WAIT_MS)
+    assert (state / "calibration.json").is_file() and (state / "calibration-check.jpg").is_file()
+    page.click("#run-doctor")
+    page.wait_for_selector("#doctor tr", timeout=60_000)
+    assert "weights" in page.inner_text("#doctor")
+    page.screenshot(path=str(artefacts / "setup.png"), full_page=True)
+
+    # A new game from the page: the old one is archived, the table page shows the new seats.
+    page.fill("#players", "cid, dan")
+    page.select_option("#mode", "paper")
+    page.select_option("#language", "de")
+    page.click("#new-game button")
+    table = browser.new_page(viewport={"width": 1280, "height": 900})
+    table.goto(appliance.url)
+    table.wait_for_selector('.paper th:text("cid")', timeout=WAIT_MS)
+    assert journal(state)[0] == {
+        "event": "new_game",
+        "players": ["cid", "dan"],
+        "first": "cid",
+        "mode": "paper",
+    }
+    assert "cid ist dran" in table.inner_text("#turn")
+    assert list((state / "archive").glob("game-*.jsonl"))
+
+
+def test_paper_mode_the_table_page_has_the_lock_penalty_and_undo_buttons(
+    tmp_path: Path, appliances: list[ApplianceProcess], browser, artefacts: Path
+) -> None:
+    recording = write_recording(tmp_path / "game", ["roll_001", "roll_002"], hold_seconds=HOLD)
+    state = tmp_path / "state"
+    appliance = ApplianceProcess(["--players", "ann,bob", "--camera", f"dir:{recording}"], state)
+    appliances.append(appliance)
+    seat_links(appliance.url)
+    table = browser.new_page(viewport={"width": 1280, "height": 900})
+    table.goto(appliance.url)
+    wait_line(table, 2)
+    assert "ann's turn" in table.inner_text("#turn")
+    assert "8" in table.inner_text("#sums")
+    table.click('[data-button="penalty"]')
+    wait_line(table, 3)
+    assert "Penalties 1" in table.inner_text(".paper")
+    table.click('[data-button="penalty"]')  # once per turn: the reason, nothing written
+    table.wait_for_selector("#message:not(:empty)", timeout=WAIT_MS)
+    table.click('[data-button="undo"]')
+    wait_line(table, 2)
+    table.click('[data-button="red"]')
+    wait_line(table, 3)
+    table.screenshot(path=str(artefacts / "table-paper-mode.png"), full_page=True)
+    assert [e["event"] for e in journal(state)] == ["new_game", "roll", "lock"]
