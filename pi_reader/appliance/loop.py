@@ -73,11 +73,13 @@ class ApplianceStopped(RuntimeError):
 
 
 class Notifier(Protocol):
-    """The service manager's notifications (systemd READY and WATCHDOG)."""
+    """The service manager's notifications (systemd READY, WATCHDOG and STOPPING)."""
 
     def ready(self) -> object: ...
 
     def watchdog(self) -> object: ...
+
+    def stopping(self) -> object: ...
 
 
 class NoNotifier:
@@ -87,6 +89,9 @@ class NoNotifier:
         """Nobody to tell."""
 
     def watchdog(self) -> None:
+        """Nobody to tell."""
+
+    def stopping(self) -> None:
         """Nobody to tell."""
 
 
@@ -254,6 +259,7 @@ class Appliance:
             self._publish()
         finally:
             self._stop_taking_jobs()
+            self.notifier.stopping()
             self.camera.stop()
         return 0
 

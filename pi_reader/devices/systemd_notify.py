@@ -1,8 +1,9 @@
-"""Telling systemd how the service is doing: READY=1, WATCHDOG=1 and STATUS= over $NOTIFY_SOCKET.
+"""Telling systemd how the service is doing: READY=1, WATCHDOG=1 and STOPPING=1 over $NOTIFY_SOCKET.
 
 The unit is ``Type=notify`` with ``WatchdogSec=``: systemd waits for READY=1 before it counts the
-service as started, and restarts it when WATCHDOG=1 stops arriving for longer than the watchdog
-interval. The protocol (sd_notify(3)) is one datagram of ``KEY=value`` lines to the AF_UNIX socket
+service as started, restarts it when WATCHDOG=1 stops arriving for longer than the watchdog
+interval (the appliance sends it every frame), and takes STOPPING=1 as the start of a clean
+shutdown. The protocol (sd_notify(3)) is one datagram of ``KEY=value`` lines to the AF_UNIX socket
 named in ``$NOTIFY_SOCKET``; a name starting with ``@`` is a Linux abstract socket. Outside
 systemd the variable is unset and every call here does nothing, so the appliance calls it
 unconditionally.
@@ -27,37 +28,19 @@ class SystemdNotifier:
     def __init__(self, environ: Mapping[str, str] | None = None) -> None:
         env = os.environ if environ is None else environ
         self.address = _socket_address(env.get("NOTIFY_SOCKET", ""))
-        self._watchdog_usec = _watchdog_usec(env)
         self._warned = False
 
-    @property
-    def enabled(self) -> bool:
-        """Whether systemd is listening."""
-        return self.address is not None
-
-    @property
-    def watchdog_interval(self) -> float | None:
-        """Seconds systemd waits for WATCHDOG=1 before restarting us (None: no watchdog).
-
-        Ping at least twice per interval, as sd_watchdog_enabled(3) recommends.
-        """
-        return None if self._watchdog_usec is None else self._watchdog_usec / 1_000_000
-
-    def ready(self, status: str | None = None) -> bool:
+    def ready(self) -> bool:
         """Startup is complete (the camera streams)."""
-        return self.notify("READY=1", *_status_field(status))
+        return self.notify("READY=1")
 
     def watchdog(self) -> bool:
         """The main loop is alive."""
         return self.notify("WATCHDOG=1")
 
-    def status(self, text: str) -> bool:
-        """A one-line status shown by ``systemctl status pi-reader``."""
-        return self.notify(*_status_field(text))
-
-    def stopping(self, status: str | None = None) -> bool:
+    def stopping(self) -> bool:
         """Shutdown has begun (so a slow stop is not mistaken for a hang)."""
-        return self.notify("STOPPING=1", *_status_field(status))
+        return self.notify("STOPPING=1")
 
     def notify(self, *assignments: str) -> bool:
         """Send ``KEY=value`` lines as one datagram; True when systemd got them."""
@@ -85,20 +68,3 @@ def _socket_address(value: str) -> str | None:
     log.warning("ignoring NOTIFY_SOCKET=%r: not a path or an abstract socket name", value)
     return None
 
-
-def _watchdog_usec(env: Mapping[str, str]) -> int | None:
-    """WATCHDOG_USEC, when it is meant for this process (WATCHDOG_PID unset or our pid)."""
-    pid = env.get("WATCHDOG_PID")
-    if pid and pid != str(os.getpid()):
-        return None
-    try:
-        usec = int(env.get("WATCHDOG_USEC", ""))
-    except ValueError:
-        return None
-    return usec if usec > 0 else None
-
-
-def _status_field(text: str | None) -> tuple[str, ...]:
-    if text is None:
-        return ()
-    return ("STATUS=" + " ".join(text.splitlines()),)

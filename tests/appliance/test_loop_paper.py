@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import socket
+import threading
 from pathlib import Path
 
 from pi_reader.appliance.catalogue import Catalogue
@@ -16,6 +18,7 @@ from pi_reader.devices import (
     FakeLeds,
     FakeSpeaker,
 )
+from pi_reader.devices.systemd_notify import SystemdNotifier
 from pi_reader.vision.types import Problem, ProblemKind, RollReading
 
 from .helpers import ReaderDouble, dice, missing, reading, roll_frames
@@ -209,26 +212,48 @@ def test_the_game_ends_at_the_second_lock_with_penalties_listed(tmp_path: Path) 
     assert rig.leds.states() == {"red": True, "yellow": True, "green": False, "blue": False}
 
 
-class CountingNotifier:
-    def __init__(self) -> None:
-        self.ready_calls = 0
-        self.watchdog_calls = 0
-
-    def ready(self) -> None:
-        self.ready_calls += 1
-
-    def watchdog(self) -> None:
-        self.watchdog_calls += 1
-
-
-def test_systemd_hears_ready_once_and_the_watchdog_every_frame(tmp_path: Path) -> None:
+def test_systemd_hears_ready_once_the_watchdog_every_frame_and_stopping_last(
+    tmp_path: Path,
+) -> None:
     frames = roll_frames([1])
     rig = Rig(tmp_path, frames)
-    notifier = CountingNotifier()
-    rig.appliance.notifier = notifier
+    heard: list[str] = []
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(str(tmp_path / "notify"))
+        sock.settimeout(10)
+
+        def listen() -> None:  # a full socket queue would block the sender: read as it sends
+            while not heard or heard[-1] != "STOPPING=1":
+                heard.append(sock.recv(64).decode())
+
+        listener = threading.Thread(target=listen)
+        listener.start()
+        rig.appliance.notifier = SystemdNotifier({"NOTIFY_SOCKET": str(tmp_path / "notify")})
+        rig.run()
+        listener.join(10)
+    assert heard[0] == "READY=1" and heard[-1] == "STOPPING=1"
+    assert heard.count("READY=1") == heard.count("STOPPING=1") == 1
+    assert heard.count("WATCHDOG=1") >= len(frames)
+
+
+def test_a_requested_stop_tells_systemd_it_is_stopping(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, roll_frames([1]))
+    heard: list[str] = []
+
+    class Recorder:
+        def ready(self) -> None:
+            heard.append("ready")
+            rig.appliance.stop_requested = True  # as SIGTERM does
+
+        def watchdog(self) -> None:
+            heard.append("watchdog")
+
+        def stopping(self) -> None:
+            heard.append("stopping")
+
+    rig.appliance.notifier = Recorder()
     rig.run()
-    assert notifier.ready_calls == 1
-    assert notifier.watchdog_calls >= len(frames)
+    assert heard == ["ready", "stopping"]
 
 
 def test_a_roll_after_the_end_starts_a_new_game_and_archives_the_old(tmp_path: Path) -> None:

@@ -54,7 +54,9 @@ def test_led_pin_map_must_name_all_four(factory: MockFactory) -> None:
 def test_a_pin_in_use_is_gpio_unavailable_and_releases_the_others(factory: MockFactory) -> None:
     with pytest.raises(GpioUnavailable, match="LED pins"):
         LockLeds({"red": 5, "yellow": 6, "green": 13, "blue": 5})
-    LockLeds(LED_PINS).close()  # the pins taken before the failure were given back
+    leds = LockLeds(LED_PINS)  # the pins taken before the failure were given back
+    assert leds.states() == dict.fromkeys(("red", "yellow", "green", "blue"), False)
+    leds.close()
 
 
 def test_no_pin_factory_is_gpio_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -97,14 +99,19 @@ def test_buttons_use_pull_ups_and_bounce_time(factory: MockFactory) -> None:
 
 
 def test_a_press_without_a_callback_is_ignored(factory: MockFactory) -> None:
-    Buttons(BUTTON_PINS)
-    factory.pin(17).drive_low()
+    buttons = Buttons(BUTTON_PINS)
+    factory.pin(17).drive_low()  # nothing to call: no error on gpiozero's side either
+    assert buttons.is_pressed("red") is True
+    assert (buttons.on_lock, buttons.on_penalty, buttons.on_undo) == (None, None, None)
 
 
 def test_closed_buttons_release_their_pins(factory: MockFactory) -> None:
     buttons = Buttons(BUTTON_PINS)
     buttons.close()
-    Buttons(BUTTON_PINS).close()
+    again = Buttons(BUTTON_PINS)  # would be GpioUnavailable (pin in use) had close kept them
+    factory.pin(24).drive_low()
+    assert again.is_pressed("penalty") is True
+    again.close()
 
 
 def test_fake_leds_record_every_change() -> None:

@@ -14,7 +14,41 @@ import numpy as np
 import pytest
 
 from pi_reader.devices.errors import CameraNotStarted, CameraUnavailable
-from pi_reader.devices.picamera import PICAMERA2_BGR_FORMAT, PiCamera
+from pi_reader.devices.picamera import PiCamera
+
+# What the stand-in may imitate: Picamera2's documented API (picamera2 cannot install here, so
+# its source cannot be asked). Methods and attributes of ``Picamera2``, from the Picamera2 manual
+# (https://datasheets.raspberrypi.com/camera/picamera2-manual.pdf: "Configuring the camera",
+# "Camera controls", "Capturing images", "Autofocus", "Multiple cameras"); control and metadata
+# names from libcamera's control reference
+# (https://libcamera.org/api-html/namespacelibcamera_1_1controls.html), plus Picamera2's own
+# "FrameRate" convenience control (manual, "Camera controls").
+PICAMERA2_METHODS = frozenset(
+    {
+        "autofocus_cycle",
+        "camera_controls",
+        "capture_array",
+        "capture_metadata",
+        "close",
+        "configure",
+        "create_preview_configuration",
+        "global_camera_info",
+        "set_controls",
+        "start",
+        "stop",
+    }
+)
+PICAMERA2_CONTROLS = frozenset(
+    {"AeEnable", "AwbEnable", "AfMode", "AnalogueGain", "ColourGains", "ExposureTime", "FrameRate"}
+)
+PICAMERA2_METADATA = frozenset({"AnalogueGain", "ColourGains", "ExposureTime", "Lux"})
+# Formats of a "main" stream as [byte order in memory] (manual, "Image formats"): the names count
+# from the most significant byte of a little-endian word, so "RGB888" is B, G, R in memory.
+PICAMERA2_BYTE_ORDER = {"RGB888": "BGR", "BGR888": "RGB"}
+# The stand-in's own bookkeeping, which no Picamera2 has.
+STAND_IN_ONLY = frozenset(
+    {"calls", "camera_num", "cameras_present", "has_autofocus", "instances", "metadata"}
+)
 
 
 class RecordingPicamera2:
@@ -51,9 +85,14 @@ class RecordingPicamera2:
         self.calls.append(("start", None))
 
     def capture_array(self, stream: str = "main") -> np.ndarray:
+        """A pure red scene, its bytes in the order the configured format puts them."""
         self.calls.append(("capture_array", stream))
-        width, height = self.calls[0][1]["main"]["size"]
-        return np.zeros((height, width, 3), np.uint8)
+        main = self.calls[0][1]["main"]
+        width, height = main["size"]
+        order = PICAMERA2_BYTE_ORDER[main["format"]]
+        frame = np.zeros((height, width, 3), np.uint8)
+        frame[:, :, order.index("R")] = 255
+        return frame
 
     def capture_metadata(self) -> dict[str, Any]:
         return self.metadata
@@ -113,9 +152,33 @@ def test_a_lens_with_autofocus_focuses_once_at_start(
     assert names.index("autofocus_cycle") == names.index("start") + 1
 
 
-def test_format_name_means_bgr_bytes() -> None:
-    # Picamera2 "RGB888" is [B, G, R] in memory (its manual); "BGR888" would hand us RGB.
-    assert PICAMERA2_BGR_FORMAT == "RGB888"
+def test_frames_are_bgr_as_picamera2_lays_out_its_format(
+    picamera2: type[RecordingPicamera2],
+) -> None:
+    with PiCamera(resolution=(64, 48)) as camera:
+        frame = camera.capture()
+    assert (frame[0, 0] == (0, 0, 255)).all()  # red is OpenCV's third channel
+
+
+def test_the_stand_in_imitates_only_documented_picamera2(
+    picamera2: type[RecordingPicamera2],
+) -> None:
+    public = {name for name in vars(RecordingPicamera2) if not name.startswith("_")}
+    with PiCamera() as camera:
+        public |= {name for name in vars(picamera2.instances[0]) if not name.startswith("_")}
+        camera.apply_controls(10000, 2.0, (1.8, 1.5))
+    assert public - STAND_IN_ONLY <= PICAMERA2_METHODS
+    calls = picamera2.instances[0].calls
+    configured = calls[0][1]
+    controls = set(configured["controls"]) | {
+        name for call, argument in calls if call == "set_controls" for name in argument
+    }
+    assert controls <= PICAMERA2_CONTROLS
+    assert set(configured["main"]) == {"size", "format"} and configured["main"]["format"] in (
+        PICAMERA2_BYTE_ORDER
+    )
+    assert set(picamera2.instances[0].metadata) <= PICAMERA2_METADATA
+    assert set(picamera2.instances[0].camera_controls) <= PICAMERA2_CONTROLS
 
 
 def test_apply_controls_freezes_exposure_and_white_balance(
