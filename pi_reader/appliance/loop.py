@@ -163,7 +163,7 @@ def same_dice(a: Roll, b: Roll) -> bool:
     return canonical(a) == canonical(b)
 
 
-def last_roll(events: Sequence[dict]) -> Roll | None:
+def last_roll(events: Sequence[dict[str, Any]]) -> Roll | None:
     """The last roll in a journal, if any."""
     rolls = [e["dice"] for e in events if e.get("event") == "roll"]
     return Roll.from_dict(rolls[-1]) if rolls else None

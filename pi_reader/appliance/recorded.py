@@ -77,7 +77,10 @@ class Recording:
                 RecordedRoll(
                     folder / str(item["image"]),
                     tuple(str(action) for action in item.get("then", ())),
-                    tuple(tuple(int(v) for v in box) for box in item.get("paint_out", ())),  # type: ignore[misc]
+                    tuple(
+                        (int(x), int(y), int(w), int(h))
+                        for x, y, w, h in item.get("paint_out", ())
+                    ),
                 )
                 for item in data["rolls"]
             )

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pi_reader.appliance.journal import (
     Journal,
@@ -124,7 +125,7 @@ class Table:
         self.game = game
         self.resumed = True
 
-    def _replay(self, events: list[dict]) -> TableGame:
+    def _replay(self, events: list[dict[str, Any]]) -> TableGame:
         if self.mode == "paper":
             return PaperGame.replay(events)
         return SheetGame.replay(events, self.bots, self.colour_words)

@@ -20,7 +20,7 @@ def add_config_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("config", help="check the configuration file")
     actions = parser.add_subparsers(dest="config_command", metavar="ACTION", required=True)
     check = actions.add_parser(

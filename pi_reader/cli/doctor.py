@@ -13,7 +13,7 @@ from pi_reader.devices.doctor import Check, Status
 from pi_reader.vision import weights
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "doctor",
         help="probe the camera, speech, sound card, LCD, GPIO and state folder",

@@ -39,7 +39,7 @@ NO_GAME: dict[str, Any] = {
 }
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     group = subparsers.add_parser("game", help="game logs: replay and show a game")
     commands = group.add_subparsers(dest="game_command", metavar="COMMAND", required=True)
     replay_parser = commands.add_parser(

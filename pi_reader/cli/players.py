@@ -16,7 +16,7 @@ from pi_reader.players.stats import mean_interval
 MIN_SEATS, MAX_SEATS = 2, 5
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "players", help="computer players: tournaments and solo series from seeded dice"
     )

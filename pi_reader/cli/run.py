@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 CALIBRATION_FILE = "calibration.json"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "run",
         help="run the table-side appliance (camera, reader, game, speaker, LCD, LEDs)",
@@ -123,7 +123,8 @@ def _players(args: argparse.Namespace, config: Config) -> tuple[list[str], list[
 
 def _state_dir(args: argparse.Namespace, config: Config) -> Path:
     if args.state_dir is not None:
-        return args.state_dir
+        given: Path = args.state_dir
+        return given
     if args.no_hardware:
         base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
         return Path(base) / "pi-reader"
@@ -305,8 +306,8 @@ def _play(
     )
     for warning in table.warnings:
         print(f"pi-reader run: {warning}", file=sys.stderr)
-    for warning in devices.warnings:
-        appliance.say([notice("app.device_missing", device=warning.device)])
+    for missing in devices.warnings:
+        appliance.say([notice("app.device_missing", device=missing.device)])
     print(f"pi-reader run: game log {table.journal.path}", file=sys.stderr)
     stopped = threading.Event()
 

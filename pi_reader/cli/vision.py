@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from pi_reader.cli.live_calibrate import add_live_options, run_live_calibration
 from pi_reader.rules import COLOURS
@@ -38,7 +39,7 @@ EXIT_USAGE = 2
 MAX_REMOVED = 3
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cal = subparsers.add_parser(
         "calibrate",
         help="learn the tray, dice colours and pips from a frame of the six dice",
@@ -209,7 +210,9 @@ def _check_mistake_pictures(folder: Path, images: list[str]) -> None:
 
 def _print_failure(image: str, message: str, as_json: bool) -> None:
     if as_json:
-        line = {"image": image, "dice": [], "white_sum": None, "problems": [], "error": message}
+        line: dict[str, object] = {
+            "image": image, "dice": [], "white_sum": None, "problems": [], "error": message
+        }
         print(json.dumps(line), flush=True)
     else:
         print(f"{image}: ERROR {message}", flush=True)
@@ -282,8 +285,8 @@ def run_replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _percent(value: object) -> str:
-    return "-" if value is None else f"{100 * float(value):.1f}%"  # type: ignore[arg-type]
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{100 * float(value):.1f}%"
 
 
 def _count(n: int, thing: str, things: str | None = None) -> str:
@@ -291,7 +294,7 @@ def _count(n: int, thing: str, things: str | None = None) -> str:
     return f"{n} {thing if n == 1 else (things or thing + 's')}"
 
 
-def _report_text(s: dict) -> str:
+def _report_text(s: dict[str, Any]) -> str:
     lines = [
         f"set {s['set']}: {_count(s['frames'], 'roll frame')}, "
         f"{_count(s['labelled_dice'], 'labelled die', 'labelled dice')}"

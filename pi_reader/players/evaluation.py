@@ -136,7 +136,7 @@ class ValueModel:
         rows = row_states(game, player)
         penalties = game.penalties(player) + penalty_due
         locks = sum(row.closed for row in rows)
-        score = -PENALTY_POINTS * penalties
+        score: float = -PENALTY_POINTS * penalties
         if ended or game.over or locks >= LOCKS_TO_END or penalties >= PENALTIES_TO_END:
             return float(score + sum(row_points(row.marks) for row in rows))
         rolls = self.rolls_left(rows, penalties, table)

@@ -51,7 +51,7 @@ class RowValues:
 
     @property
     def horizon(self) -> int:
-        return self.table.shape[0] - 1
+        return int(self.table.shape[0]) - 1
 
     def value(self, next_index: int, marks: int, rolls_left: float) -> float:
         """Expected final score of an open row, interpolating between whole numbers of rolls."""
@@ -76,10 +76,14 @@ def row_values(white_share: float, colour_share: float, horizon: int = 120) -> R
     legal = (i[None, None, :] >= next_index[:, None, None]) & (
         (i[None, None, :] < LOCK_INDEX) | (marks[None, :, None] >= MARKS_TO_LOCK)
     )
-    locked_score = np.array([row_points(min(m + 2, MAX_MARKS)) for m in marks], dtype=float)
+    locked_score = np.array(
+        [row_points(min(int(m) + 2, MAX_MARKS)) for m in marks], dtype=np.float64
+    )
     # m <= p always holds for reachable states; cap the table at 12 marks for the others.
     table = np.empty((horizon + 1, ROW_LENGTH, MAX_MARKS + 1))
-    table[0] = np.array([row_points(min(m, MAX_MARKS)) for m in marks], dtype=float)[None, :]
+    table[0] = np.array(
+        [row_points(min(int(m), MAX_MARKS)) for m in marks], dtype=np.float64
+    )[None, :]
     one_more = np.minimum(marks + 1, MAX_MARKS)
     white_open = white < LOCK_INDEX  # a white lock ends the row: no colour mark after it
     p_after_white = np.where(white_open, white + 1, LOCK_INDEX)

@@ -485,6 +485,7 @@ class Game:
 
     def mark(self, player: str, action: Action | str, colour: Colour | str, number: int) -> Mark:
         """Mark ``number`` in ``player``'s ``colour`` row with ``action``'s dice; the mark made."""
+        # Mark parses the plain spellings ("white", "red") into the enum members itself.
         move = Mark(player, action, colour, number)  # type: ignore[arg-type]
         self.play(move)
         return move

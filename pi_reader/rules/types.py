@@ -138,7 +138,7 @@ class Roll:
             if white not in dice:
                 raise InvalidRoll(f"the roll lacks the {white} die")
         values = {name: _die_value(name, value) for name, value in dice.items()}
-        return cls(**values)  # type: ignore[arg-type]
+        return cls(**values)
 
     def to_dict(self) -> dict[str, int]:
         """The dice present, in the game log's spelling and order."""
@@ -151,7 +151,8 @@ class Roll:
 
     def die(self, colour: Colour | str) -> int | None:
         """The value of a coloured die, ``None`` if it is not in this roll."""
-        return getattr(self, Colour(colour).value)
+        value: int | None = getattr(self, Colour(colour).value)
+        return value
 
     def colour_sums(self, colour: Colour | str) -> tuple[int, ...]:
         """The numbers the active player may form for ``colour`` (a white die plus that die)."""

@@ -20,7 +20,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
@@ -114,7 +114,9 @@ class WebApp:
 
     # --- bounds ---------------------------------------------------------------------------------
     @web.middleware
-    async def _bound(self, request: web.Request, handler: Callable[..., Any]) -> web.StreamResponse:
+    async def _bound(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
         if request.path == "/api/events":
             return await handler(request)  # bounded by MAX_STREAMS in the handler
         if self.requests >= MAX_REQUESTS:
@@ -387,7 +389,7 @@ async def _body(request: web.Request, fields: dict[str, type]) -> dict[str, Any]
         value = body[name]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise BadRequest(f"{name} must be a {kind.__name__}")
-        if kind is str and len(value) > 200:
+        if isinstance(value, str) and len(value) > 200:
             raise BadRequest(f"{name} is too long")
     return body
 

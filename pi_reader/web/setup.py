@@ -81,8 +81,11 @@ class Setup:
             self._preview = (time.monotonic(), body)
             return body
 
-    async def calibrate(self, job: Job) -> dict[str, Any]:
-        """Live calibration from the running camera; the reader uses it from the next frame."""
+    async def calibrate(self, job: Job) -> object:
+        """Live calibration from the running camera; the reader uses it from the next frame.
+
+        The answer for the page, or the loop's refusal (a response) as the job gave it.
+        """
         out = self.calibration_out
 
         def calibrate(appliance: Any) -> dict[str, Any]:
