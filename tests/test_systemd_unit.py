@@ -55,7 +55,9 @@ def test_groups_for_camera_gpio_i2c_and_sound() -> None:
 def test_watchdog_is_set_and_the_appliance_runs_from_the_venv() -> None:
     settings = unit_settings()
     assert int(settings["WatchdogSec"][0]) > 0
-    assert settings["ExecStart"] == [f"{INSTALLED_BINARY} run --config /etc/pi-reader/config.toml"]
+    assert settings["ExecStart"] == [
+        f"{INSTALLED_BINARY} run --config /etc/pi-reader/config.toml --web"
+    ]
     assert "PrivateDevices" not in settings  # the camera, GPIO, I2C and sound are devices
 
 

@@ -20,6 +20,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -78,6 +79,7 @@ class Hub:
         self.subscribers: set[Subscriber] = set()
         # Written in the loop thread, read in the web thread (one reference: no lock needed):
         self.latest_frame: np.ndarray | None = None
+        self.frames_seen = 0  # the camera loop's frames: its rate shows that nothing stalls it
         self._game: object = None
         self._seats = self.seats
         self._stills = 0
@@ -94,10 +96,12 @@ class Hub:
             self._stills += 1
         view["still"] = self._stills or None
         view["game"] = self._games  # counts the games since this start (new join links each)
+        view["at"] = time.time()  # when the change happened: pages' latency can be measured
         self._hand_over(view, self._seats, change.still)
 
     def frame(self, frame: np.ndarray) -> None:
         self.latest_frame = frame
+        self.frames_seen += 1
 
     def _hand_over(self, view: View, seats: Seats, still: StillRead | None) -> None:
         loop = self.loop

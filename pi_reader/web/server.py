@@ -93,6 +93,7 @@ class WebApp:
                 web.get("/setup", self.page("setup")),
                 web.get("/static/{name}", self.static),
                 web.get("/api/state", self.state),
+                web.get("/api/health", self.health),
                 web.get("/api/events", self.events),
                 web.get("/api/table", self.table_info),
                 web.get("/api/seat/{token}", self.seat_info),
@@ -160,6 +161,17 @@ class WebApp:
         if self.hub.view is None:
             return _error(503, "the appliance is starting")
         return web.json_response(self.hub.view, dumps=_dumps)
+
+    async def health(self, request: web.Request) -> web.StreamResponse:
+        """The frames the camera loop has taken and the open pages: for monitors and benchmarks."""
+        return web.json_response(
+            {
+                "frames": self.hub.frames_seen,
+                "time": time.monotonic(),
+                "pages": len(self.hub.subscribers),
+                "changes": self.hub.seq,
+            }
+        )
 
     async def table_info(self, request: web.Request) -> web.StreamResponse:
         """The table page's token (for the paper buttons) and every seat's join link."""
