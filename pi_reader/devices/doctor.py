@@ -90,34 +90,49 @@ def check_camera(
     return Check("camera", Status.OK, f"{spec}: captured a {width}x{height} frame")
 
 
+def _speech_program(
+    name: str, program: str, package: str, settings: SpeakerSettings, which: Which
+) -> str | Check:
+    """``program``'s path, or the verdict when speech is off or ``program`` is not installed."""
+    if not settings.enabled:
+        return Check(name, Status.OK, "speech disabled in the config ([speaker] enabled)")
+    binary = which(program)
+    if binary is None:
+        return Check(
+            name, Status.MISSING, f"{program} is not installed", f"sudo apt install {package}"
+        )
+    return binary
+
+
+def _probe(
+    name: str, program: str, package: str, command: list[str], run: Run
+) -> subprocess.CompletedProcess[bytes] | Check:
+    """What ``command`` answered, or the verdict when it could not run at all."""
+    try:
+        return run(command, capture_output=True, timeout=PROBE_TIMEOUT, check=False)
+    except (OSError, subprocess.SubprocessError) as error:
+        return Check(
+            name,
+            Status.FAIL,
+            f"{program} did not run: {error}",
+            f"sudo apt install --reinstall {package}",
+        )
+
+
 def check_espeak(
     settings: SpeakerSettings, *, which: Which = shutil.which, run: Run = subprocess.run
 ) -> Check:
     """espeak-ng is installed and renders the configured voice to a WAV file."""
-    if not settings.enabled:
-        return Check("espeak", Status.OK, "speech disabled in the config ([speaker] enabled)")
-    binary = which("espeak-ng")
-    if binary is None:
-        return Check(
-            "espeak", Status.MISSING, "espeak-ng is not installed", "sudo apt install espeak-ng"
-        )
+    binary = _speech_program("espeak", "espeak-ng", "espeak-ng", settings, which)
+    if isinstance(binary, Check):
+        return binary
     voice = settings.espeak_voice
     with tempfile.TemporaryDirectory(prefix="pi-reader-doctor-") as folder:
         wav = Path(folder) / "probe.wav"
-        try:
-            result = run(
-                [binary, "-v", voice, "-w", str(wav), "7"],
-                capture_output=True,
-                timeout=PROBE_TIMEOUT,
-                check=False,
-            )
-        except (OSError, subprocess.SubprocessError) as error:
-            return Check(
-                "espeak",
-                Status.FAIL,
-                f"espeak-ng did not run: {error}",
-                "sudo apt install --reinstall espeak-ng",
-            )
+        command = [binary, "-v", voice, "-w", str(wav), "7"]
+        result = _probe("espeak", "espeak-ng", "espeak-ng", command, run)
+        if isinstance(result, Check):
+            return result
         header = wav.read_bytes()[:4] if wav.exists() else b""
     if result.returncode != 0 or header != b"RIFF":
         message = result.stderr.decode("utf-8", "replace").strip() or f"exit {result.returncode}"
@@ -134,22 +149,12 @@ def check_aplay(
     settings: SpeakerSettings, *, which: Which = shutil.which, run: Run = subprocess.run
 ) -> Check:
     """aplay is installed and ALSA sees a sound card to play on."""
-    if not settings.enabled:
-        return Check("aplay", Status.OK, "speech disabled in the config ([speaker] enabled)")
-    binary = which("aplay")
-    if binary is None:
-        return Check(
-            "aplay", Status.MISSING, "aplay is not installed", "sudo apt install alsa-utils"
-        )
-    try:
-        result = run([binary, "-l"], capture_output=True, timeout=PROBE_TIMEOUT, check=False)
-    except (OSError, subprocess.SubprocessError) as error:
-        return Check(
-            "aplay",
-            Status.FAIL,
-            f"aplay did not run: {error}",
-            "sudo apt install --reinstall alsa-utils",
-        )
+    binary = _speech_program("aplay", "aplay", "alsa-utils", settings, which)
+    if isinstance(binary, Check):
+        return binary
+    result = _probe("aplay", "aplay", "alsa-utils", [binary, "-l"], run)
+    if isinstance(result, Check):
+        return result
     listing = (result.stdout + result.stderr).decode("utf-8", "replace")
     cards = [line for line in listing.splitlines() if line.startswith("card ")]
     if not cards:
