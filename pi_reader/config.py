@@ -179,6 +179,8 @@ def parse_config(text: str, source: Path | str = "<config>") -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(str(source), [f"not valid TOML: {error}"]) from None
+    except RecursionError:
+        raise ConfigError(str(source), ["arrays or tables nested too deeply"]) from None
     problems: list[str] = []
     root = _Table("", data, problems)
     config = Config(

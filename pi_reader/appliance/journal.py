@@ -57,6 +57,8 @@ def read_journal(path: Path) -> JournalContents:
             continue
         try:
             event = json.loads(line)
+        except RecursionError:
+            raise JournalError(f"{path} line {number} is nested too deeply for an event") from None
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             if number == len(lines):
                 warning = (

@@ -70,8 +70,10 @@ class Recording:
             data = json.loads(path.read_text(encoding="utf-8"))
         except OSError as error:
             raise RecordedGameError(f"no recorded game at {path}: {error.strerror}") from None
-        except json.JSONDecodeError as error:
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
             raise RecordedGameError(f"{path} is not JSON: {error}") from None
+        except RecursionError:
+            raise RecordedGameError(f"{path} is nested too deeply to be a recorded game") from None
         try:
             rolls = tuple(
                 RecordedRoll(

@@ -40,12 +40,19 @@ NO_GAME: dict[str, Any] = {
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    group = subparsers.add_parser("game", help="game logs: replay and show a game")
+    group = subparsers.add_parser(
+        "game", help="game logs: replay a game and show it, or advise on its pending roll"
+    )
     commands = group.add_subparsers(dest="game_command", metavar="COMMAND", required=True)
     replay_parser = commands.add_parser(
         "replay",
         help="replay a game log (JSON Lines) and print the resulting state",
-        description=__doc__.split("\n\n")[1] if __doc__ else None,
+        description="Replay a game log and print the state after it: the sheets drawn for a "
+        "person, or with --json one object (players with their marks, locks, penalties and "
+        "scores; locked rows, removed dice, the active player, whether the game is over and "
+        "who won). At the first bad line the state before it is printed and the exit status "
+        "is 2 (with --json the object has an error with the line and the reason); a file "
+        "that cannot be read exits with 1.",
     )
     replay_parser.add_argument("log", metavar="LOG.jsonl", help="the game log to replay")
     replay_parser.add_argument(
@@ -55,6 +62,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     advise_parser = commands.add_parser(
         "advise",
         help="the look-ahead's best mark or pass, with its expected gain, for the pending roll",
+        description="For the roll at the end of a game log: every player still to decide the "
+        "white action, and the active player's colour action, get the look-ahead player's best "
+        "mark or pass with its expected gain over passing (--json: every option with its "
+        "value). Exit status 2 for a bad log or when nothing is left to decide (with --json "
+        "an object with an error holding the line, or null, and the reason), 1 for a file "
+        "that cannot be read.",
     )
     advise_parser.add_argument("log", metavar="LOG.jsonl", help="a game log ending with a roll")
     advise_parser.add_argument("--json", action="store_true", help="print the advice as JSON")
@@ -96,15 +109,23 @@ def run_advise(args: argparse.Namespace) -> int:
         print(f"pi-reader game advise: cannot read {args.log}: {error.strerror}", file=sys.stderr)
         return EXIT_UNREADABLE
     except GameLogError as error:
-        message = f"{args.log}, line {error.line}: {error.reason}"
-        print(f"pi-reader game advise: {message}", file=sys.stderr)
-        return EXIT_BAD_LOG
+        return _advise_error(args, error.line, error.reason)
     game = result.game
     assert game is not None  # a strict replay without error holds a game
     try:
         advice = advise(game)
     except NothingToAdvise as error:
-        print(f"pi-reader game advise: nothing to advise: {error}", file=sys.stderr)
-        return EXIT_BAD_LOG
+        return _advise_error(args, None, f"nothing to advise: {error}")
     print(json.dumps(advice_to_json(advice)) if args.json else render_advice(game, advice))
     return 0
+
+
+def _advise_error(args: argparse.Namespace, line: int | None, reason: str) -> int:
+    """A log advise cannot answer: the error object with --json (as game replay --json
+    gives), else a sentence on standard error; exit status 2 either way."""
+    if args.json:
+        print(json.dumps({"error": {"line": line, "reason": reason}}))
+    else:
+        where = f"{args.log}, line {line}: " if line is not None else f"{args.log}: "
+        print(f"pi-reader game advise: {where}{reason}", file=sys.stderr)
+    return EXIT_BAD_LOG

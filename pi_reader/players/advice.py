@@ -18,7 +18,8 @@ from pi_reader.rules import Action, Game, Mark, Pass, Phase
 
 
 class NothingToAdvise(ValueError):
-    """The position has no roll waiting for a decision (no game, game over, before the roll)."""
+    """The position has no decision waiting (no game, game over, before the roll, or every
+    mark and pass of the roll already made)."""
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,10 @@ def advise(game: Game) -> list[ActionAdvice]:
             colour_plans = _rate(game, active, Action.COLOUR)
         values = {plan.colour: value for plan, value in colour_plans}
         advice.append(ActionAdvice(active, Action.COLOUR, _options(values)))
+    if not advice:
+        raise NothingToAdvise(
+            "every decision on this roll is made; the turn ends when the next roll is read"
+        )
     return advice
 
 

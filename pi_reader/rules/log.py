@@ -107,6 +107,14 @@ def event_to_json(event: Event) -> dict[str, Any]:
     return {"event": "end_turn"}
 
 
+# ``pi-reader run`` in paper mode writes a journal that starts like a game log but holds only
+# the table's buttons (locks, penalties), not the marks the rules engine would need.
+PAPER_JOURNAL = (
+    "this is a paper-mode journal of pi-reader run: the players kept their own sheets, so it "
+    "holds no marks for the rules engine to replay (only a sheet-mode journal is a game log)"
+)
+
+
 def event_from_json(obj: object) -> Event:
     """The event a parsed JSON line holds; :class:`RulesError` with the reason if malformed.
 
@@ -121,6 +129,8 @@ def event_from_json(obj: object) -> Event:
         raise RulesError(f'"event" must be a string, not {_json_kind(name)}')
     if name not in _FIELDS:
         raise RulesError(f'unknown event "{name}" (events are {", ".join(_FIELDS)})')
+    if name == "new_game" and obj.get("mode") == "paper":
+        raise RulesError(PAPER_JOURNAL)
     required, optional = _FIELDS[name]
     for key in required:
         if key not in obj:
@@ -263,18 +273,27 @@ def _replay(raw_lines: Iterable[bytes], tolerate_torn_tail: bool) -> Replay:
 def _unparsable(text: str) -> bool:
     try:
         json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return True
     return False
+
+
+def _json_fault(error: ValueError | RecursionError) -> str:
+    """Why a line is not JSON, in words: the decoder's message and where (its messages may end
+    in "at", as "Unterminated string starting at", so the column is joined to fit)."""
+    if isinstance(error, RecursionError):
+        return "arrays or objects nested too deeply to be a game event"
+    if not isinstance(error, json.JSONDecodeError):
+        return str(error)
+    joint = " " if error.msg.endswith(" at") else " at "
+    return f"{error.msg}{joint}column {error.colno}"
 
 
 def _apply_line(result: Replay, number: int, text: str) -> None:
     try:
         obj = json.loads(text.rstrip("\r\n"))  # columns then count within the line
-    except ValueError as error:
-        message = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
-        column = f" at column {error.colno}" if isinstance(error, json.JSONDecodeError) else ""
-        raise GameLogError(number, f"not valid JSON: {message}{column}", result.game) from None
+    except (ValueError, RecursionError) as error:
+        raise GameLogError(number, f"not valid JSON: {_json_fault(error)}", result.game) from None
     try:
         result.game = apply_event(result.game, event_from_json(obj))
     except RulesError as error:

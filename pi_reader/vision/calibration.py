@@ -177,6 +177,10 @@ class Calibration:
             raise CalibrationError(
                 f"{path}: corrupt calibration file, not JSON ({error.msg})"
             ) from None
+        except RecursionError:
+            raise CalibrationError(
+                f"{path}: corrupt calibration file, nested too deeply to be one"
+            ) from None
         try:
             return cls.from_json(data)
         except CalibrationError as error:

@@ -131,6 +131,8 @@ def _parse_frame(line: str, root: Path, where: str) -> LabelledFrame:
         data = json.loads(line)
     except json.JSONDecodeError as error:
         raise RecordedSetError(f"{where}: not valid JSON ({error.msg})") from None
+    except RecursionError:
+        raise RecordedSetError(f"{where}: nested too deeply to be a labelled frame") from None
     if not isinstance(data, dict):
         raise RecordedSetError(f"{where}: a line must be a JSON object")
     image = data.get("image")

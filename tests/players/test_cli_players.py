@@ -114,3 +114,31 @@ def test_advise_refuses_logs_without_a_pending_roll(tmp_path, capsys, lines, sta
 def test_advise_reports_an_unreadable_file(tmp_path, capsys):
     assert main(["game", "advise", str(tmp_path / "missing.jsonl")]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_advise_with_every_decision_of_the_roll_made_says_so_and_exits_2(tmp_path, capsys):
+    # Before: an empty advice printed as success (exit 0).
+    marks = [
+        f'{{"event": "mark", "player": "{p}", "action": "white", "colour": "red", "number": 3}}\n'
+        for p in ("Ann", "Bob", "Cid")
+    ]
+    colour = (
+        '{"event": "mark", "player": "Ann", "action": "colour", "colour": "yellow", "number": 6}\n'
+    )
+    log = _log(tmp_path, NEW_GAME, ROLL, *marks, colour)
+    assert main(["game", "advise", log]) == 2
+    assert "nothing to advise: every decision on this roll is made" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("lines", "line", "reason"),
+    [
+        ((NEW_GAME,), None, "nothing to advise: no roll is pending"),
+        ((NEW_GAME, '{"event": "roll"}\n'), 2, 'a roll event needs a "dice" field'),
+    ],
+)
+def test_advise_json_errors_are_the_json_error_object(tmp_path, capsys, lines, line, reason):
+    # Before: --json printed nothing on standard output, only a sentence on standard error.
+    assert main(["game", "advise", _log(tmp_path, *lines), "--json"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["line"] == line and error["reason"].startswith(reason)

@@ -123,6 +123,41 @@ def test_a_bad_line_without_json_goes_to_stderr(
     assert 'line 2: unknown event "shuffle"' in err
 
 
+@pytest.mark.parametrize("depth", [5_000, 100_000])
+def test_a_line_nested_deeper_than_python_recurses_is_a_bad_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], depth: int
+) -> None:
+    # Before: json.loads raised RecursionError, a traceback.
+    path = write(tmp_path, NEW_GAME, "[" * depth)
+    status, out, _ = run(capsys, str(path), "--json")
+    assert status == 2
+    assert json.loads(out)["error"] == {
+        "line": 2,
+        "reason": "not valid JSON: arrays or objects nested too deeply to be a game event",
+    }
+
+
+def test_an_unterminated_string_names_its_column_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: "Unterminated string starting at at column 35".
+    path = write(tmp_path, '{"event": "new_game", "players": ["Ann')
+    status, _, err = run(capsys, str(path))
+    assert status == 2
+    assert "Unterminated string starting at column 35" in err and "at at" not in err
+
+
+def test_a_paper_mode_journal_is_called_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: 'unexpected field "mode" in a new_game event'.
+    path = write(tmp_path, {**NEW_GAME, "first": "Ann", "mode": "paper"}, ROLL, {"event": "lock",
+                 "colour": "red"})
+    status, _, err = run(capsys, str(path))
+    assert status == 2
+    assert "line 1: this is a paper-mode journal of pi-reader run" in err
+
+
 def test_a_missing_file_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, str(tmp_path / "nowhere.jsonl"), "--json")
     assert (status, out) == (1, "")
