@@ -38,8 +38,16 @@ I2C_PINS = {2: "I2C SDA", 3: "I2C SCL"}
 MAX_NAME_LENGTH = 20
 
 
+class _PinMap:
+    """A group of named pins, given to the devices as a plain ``{name: pin}`` mapping."""
+
+    def as_dict(self) -> dict[str, int]:
+        # fields() wants a dataclass: every subclass is one, this base is not.
+        return {item.name: getattr(self, item.name) for item in fields(self)}  # type: ignore[arg-type]
+
+
 @dataclass(frozen=True)
-class LedPins:
+class LedPins(_PinMap):
     """BCM pins of the four lock LEDs."""
 
     red: int = 5
@@ -47,12 +55,9 @@ class LedPins:
     green: int = 13
     blue: int = 26
 
-    def as_dict(self) -> dict[str, int]:
-        return {item.name: getattr(self, item.name) for item in fields(self)}
-
 
 @dataclass(frozen=True)
-class ButtonPins:
+class ButtonPins(_PinMap):
     """BCM pins of the six buttons (each closes to ground; internal pull-ups)."""
 
     red: int = 17
@@ -61,9 +66,6 @@ class ButtonPins:
     blue: int = 23
     penalty: int = 24
     undo: int = 25
-
-    def as_dict(self) -> dict[str, int]:
-        return {item.name: getattr(self, item.name) for item in fields(self)}
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ import sys
 from typing import Any
 
 from pi_reader.players.advice import NothingToAdvise, advice_to_json, advise, render_advice
-from pi_reader.rules.log import GameLogError, replay
+from pi_reader.rules.log import GameLogError, Replay, replay
 from pi_reader.rules.render import render_game
 
 EXIT_BAD_LOG = 2
@@ -74,12 +74,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     advise_parser.set_defaults(func=run_advise)
 
 
+def read_log(args: argparse.Namespace, command: str) -> Replay | None:
+    """The strict replay of ``args.log``; None, said on standard error, when the file cannot be
+    read. A bad line (GameLogError) is left to the command, which shows it in its own way."""
+    try:
+        return replay(args.log)
+    except OSError as error:
+        reason = f"cannot read {args.log}: {error.strerror}"
+        print(f"pi-reader game {command}: {reason}", file=sys.stderr)
+        return None
+
+
 def run_replay(args: argparse.Namespace) -> int:
     try:
-        result = replay(args.log)
-    except OSError as error:
-        print(f"pi-reader game replay: cannot read {args.log}: {error.strerror}", file=sys.stderr)
-        return EXIT_UNREADABLE
+        result = read_log(args, "replay")
     except GameLogError as error:
         state = error.game.to_json() if error.game is not None else dict(NO_GAME)
         if args.json:
@@ -93,6 +101,8 @@ def run_replay(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
         return EXIT_BAD_LOG
+    if result is None:
+        return EXIT_UNREADABLE
     assert result.game is not None  # a strict replay without error holds a game
     if args.json:
         print(json.dumps(result.game.to_json()))
@@ -104,12 +114,11 @@ def run_replay(args: argparse.Namespace) -> int:
 def run_advise(args: argparse.Namespace) -> int:
     """Advice for the roll pending at the end of the log (see pi_reader.players.advice)."""
     try:
-        result = replay(args.log)
-    except OSError as error:
-        print(f"pi-reader game advise: cannot read {args.log}: {error.strerror}", file=sys.stderr)
-        return EXIT_UNREADABLE
+        result = read_log(args, "advise")
     except GameLogError as error:
         return _advise_error(args, error.line, error.reason)
+    if result is None:
+        return EXIT_UNREADABLE
     game = result.game
     assert game is not None  # a strict replay without error holds a game
     try:

@@ -90,10 +90,16 @@ def check_camera(
     return Check("camera", Status.OK, f"{spec}: captured a {width}x{height} frame")
 
 
-def _speech_program(
-    name: str, program: str, package: str, settings: SpeakerSettings, which: Which
-) -> str | Check:
-    """``program``'s path, or the verdict when speech is off or ``program`` is not installed."""
+def _speech_probe(
+    name: str,
+    program: str,
+    package: str,
+    settings: SpeakerSettings,
+    probe: tuple[Which, Run, list[str]],
+) -> subprocess.CompletedProcess[bytes] | Check:
+    """What ``program`` answered to ``arguments``, or the verdict when speech is off, the program
+    is not installed, or it could not run at all. ``probe`` is ``(which, run, arguments)``."""
+    which, run, arguments = probe
     if not settings.enabled:
         return Check(name, Status.OK, "speech disabled in the config ([speaker] enabled)")
     binary = which(program)
@@ -101,15 +107,8 @@ def _speech_program(
         return Check(
             name, Status.MISSING, f"{program} is not installed", f"sudo apt install {package}"
         )
-    return binary
-
-
-def _probe(
-    name: str, program: str, package: str, command: list[str], run: Run
-) -> subprocess.CompletedProcess[bytes] | Check:
-    """What ``command`` answered, or the verdict when it could not run at all."""
     try:
-        return run(command, capture_output=True, timeout=PROBE_TIMEOUT, check=False)
+        return run([binary, *arguments], capture_output=True, timeout=PROBE_TIMEOUT, check=False)
     except (OSError, subprocess.SubprocessError) as error:
         return Check(
             name,
@@ -123,14 +122,11 @@ def check_espeak(
     settings: SpeakerSettings, *, which: Which = shutil.which, run: Run = subprocess.run
 ) -> Check:
     """espeak-ng is installed and renders the configured voice to a WAV file."""
-    binary = _speech_program("espeak", "espeak-ng", "espeak-ng", settings, which)
-    if isinstance(binary, Check):
-        return binary
     voice = settings.espeak_voice
     with tempfile.TemporaryDirectory(prefix="pi-reader-doctor-") as folder:
         wav = Path(folder) / "probe.wav"
-        command = [binary, "-v", voice, "-w", str(wav), "7"]
-        result = _probe("espeak", "espeak-ng", "espeak-ng", command, run)
+        probe = (which, run, ["-v", voice, "-w", str(wav), "7"])
+        result = _speech_probe("espeak", "espeak-ng", "espeak-ng", settings, probe)
         if isinstance(result, Check):
             return result
         header = wav.read_bytes()[:4] if wav.exists() else b""
@@ -149,10 +145,7 @@ def check_aplay(
     settings: SpeakerSettings, *, which: Which = shutil.which, run: Run = subprocess.run
 ) -> Check:
     """aplay is installed and ALSA sees a sound card to play on."""
-    binary = _speech_program("aplay", "aplay", "alsa-utils", settings, which)
-    if isinstance(binary, Check):
-        return binary
-    result = _probe("aplay", "aplay", "alsa-utils", [binary, "-l"], run)
+    result = _speech_probe("aplay", "aplay", "alsa-utils", settings, (which, run, ["-l"]))
     if isinstance(result, Check):
         return result
     listing = (result.stdout + result.stderr).decode("utf-8", "replace")

@@ -33,7 +33,6 @@ from pi_reader.rules.types import (
     COLOURS,
     LOCKS_TO_END,
     MARKS_TO_LOCK,
-    MAX_PLAYERS,
     MIN_PLAYERS,
     PENALTIES_TO_END,
     PENALTY_POINTS,
@@ -49,6 +48,7 @@ from pi_reader.rules.types import (
     Roll,
     parse_action,
     parse_colour,
+    players_problem,
 )
 
 LOCK_INDEX = 10  # position of the lock number in every row (the 11th number)
@@ -144,15 +144,9 @@ class Game:
 
     def __init__(self, players: Sequence[str], first: str | None = None) -> None:
         names = tuple(players)
-        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise IllegalMove(
-                f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}"
-            )
-        for name in names:
-            if not isinstance(name, str) or not name.strip():
-                raise IllegalMove(f"a player's name must be a non-empty string, not {name!r}")
-        if len(set(names)) != len(names):
-            raise IllegalMove(f"every player needs a different name: {', '.join(names)}")
+        problem = players_problem(names, MIN_PLAYERS, repr)
+        if problem is not None:
+            raise IllegalMove(problem)
         self._names = names
         self._index = {name: i for i, name in enumerate(names)}
         self._tables = tuple(_mark_table(name) for name in names)

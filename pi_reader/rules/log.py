@@ -33,7 +33,6 @@ from typing import Any
 
 from pi_reader.rules.game import Game
 from pi_reader.rules.types import (
-    MAX_PLAYERS,
     Action,
     Colour,
     Mark,
@@ -41,6 +40,7 @@ from pi_reader.rules.types import (
     Pass,
     Roll,
     RulesError,
+    players_problem,
 )
 
 LOG_MIN_PLAYERS = 2
@@ -163,15 +163,9 @@ def _new_game(obj: Mapping[str, Any]) -> NewGame:
     players = obj["players"]
     if not isinstance(players, list):
         raise RulesError(f'"players" must be a list of names, not {_json_kind(players)}')
-    if not LOG_MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RulesError(
-            f"a game has {LOG_MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}"
-        )
-    for name in players:
-        if not isinstance(name, str) or not name.strip():
-            raise RulesError(f"a player's name must be a non-empty string, not {json.dumps(name)}")
-    if len(set(players)) != len(players):
-        raise RulesError(f"every player needs a different name: {', '.join(players)}")
+    problem = players_problem(players, LOG_MIN_PLAYERS, json.dumps)
+    if problem is not None:
+        raise RulesError(problem)
     first = obj.get("first")
     if "first" in obj:
         if not isinstance(first, str):

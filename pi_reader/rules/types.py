@@ -6,7 +6,7 @@ freely; the :class:`~pi_reader.rules.game.Game` alone decides whether a move is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -72,6 +72,22 @@ PENALTIES_TO_END = 4
 LOCKS_TO_END = 2
 MIN_PLAYERS = 1  # solo play (one player, always active) is allowed from Python
 MAX_PLAYERS = 5
+
+
+def players_problem(
+    names: Sequence[object], minimum: int, spell: Callable[[object], str]
+) -> str | None:
+    """Why ``names`` cannot be a game's players (their count, an empty or non-text name, a name
+    twice), or None: one rule for the engine and the game log, each with its own minimum and its
+    own spelling of a bad name (``spell``)."""
+    if not minimum <= len(names) <= MAX_PLAYERS:
+        return f"a game has {minimum} to {MAX_PLAYERS} players, not {len(names)}"
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            return f"a player's name must be a non-empty string, not {spell(name)}"
+    if len(set(names)) != len(names):
+        return f"every player needs a different name: {', '.join(map(str, names))}"
+    return None
 
 
 def parse_colour(value: Colour | str) -> Colour:
