@@ -26,8 +26,6 @@ from pi_reader.appliance.notices import Notice, Outcome, Refused, notice
 from pi_reader.rules import DICE, Colour, InvalidRoll, Roll
 from pi_reader.rules.types import LOCKS_TO_END, PENALTIES_TO_END
 
-BUTTON_EVENTS = ("lock", "penalty")
-
 
 class PaperError(ValueError):
     """A paper-mode journal that cannot be replayed (names the event and why)."""
