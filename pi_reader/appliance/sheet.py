@@ -37,6 +37,27 @@ from pi_reader.rules import (
 ENGLISH_COLOURS = {colour.value: colour for colour in Colour}
 
 
+def typed_name_problems(names: Sequence[str]) -> list[str]:
+    """Why typed marks could not tell these players apart: a typed line starts with the player's
+    name as one word, matched without regard to case (see :meth:`SheetGame.command`)."""
+    problems = [
+        f"{name!r} has a space, and a typed mark starts with the name as one word: "
+        f"write it as {'_'.join(name.split())!r}"
+        for name in names
+        if len(name.split()) != 1
+    ]
+    folded: dict[str, list[str]] = {}
+    for name in names:
+        folded.setdefault(name.strip().lower(), []).append(name)
+    problems += [
+        f"{' and '.join(same)} differ only in capitals, which typed marks do not tell apart: "
+        "give them names that differ in letters"
+        for same in folded.values()
+        if len(same) > 1 and len(set(same)) > 1
+    ]
+    return problems
+
+
 class SheetError(ValueError):
     """A sheet-mode journal that the engine refuses (names the event and the reason)."""
 

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from pi_reader.appliance.seating import FROM_CONFIG, seating_problems, table_mode
 from pi_reader.config import DEFAULT_CONFIG_PATH, ConfigError, load_config, to_toml
 
 
@@ -34,6 +35,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def check_config(args: argparse.Namespace) -> int:
     try:
         config = load_config(args.config)
+        game = config.game
+        problems = seating_problems(
+            game.players, game.bots, table_mode(None, game.bots, game.mode), FROM_CONFIG
+        )
+        if problems:  # the same check pi-reader run makes of these names when it starts
+            raise ConfigError(str(config.source or "built-in defaults"), problems)
     except ConfigError as error:
         print(error, file=sys.stderr)
         return 1

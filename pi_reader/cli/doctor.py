@@ -61,6 +61,7 @@ def check_reader_weights() -> Check:
         "weights",
         Status.MISSING,
         f"{', '.join(str(path) for path in gone)} not found: the reader falls back to its "
-        "classical readers and refuses more rolls",
+        "classical readers, which find fewer dice, see more that are not there and refuse "
+        "more rolls",
         "reinstall pi-reader from a checkout that has models/ (sudo hardware/install.sh)",
     )

@@ -28,6 +28,13 @@ from pi_reader.appliance.live_calibration import CalibratedReader
 from pi_reader.appliance.loop import Appliance, FrameClock, Notifier
 from pi_reader.appliance.notices import notice
 from pi_reader.appliance.recorded import RealPace, RecordedGame, RecordedGameError, Recording
+from pi_reader.appliance.seating import (
+    FROM_CONFIG,
+    FROM_OPTIONS,
+    Source,
+    seating_problems,
+    table_mode,
+)
 from pi_reader.appliance.table import Table, TableError
 from pi_reader.camera_spec import CameraKind, parse_camera_spec
 from pi_reader.cli.config import add_config_option
@@ -47,7 +54,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="run the table-side appliance (camera, reader, game, speaker, LCD, LEDs)",
         description=(
             "Watch the dice tray, read each roll when the dice stop, announce it and keep the "
-            "game. Resumes an unfinished game of the same players from the state directory."
+            "game. Resumes an unfinished game of the same players and mode from the state "
+            "directory, unless --new-game; a recorded game (--camera dir:FOLDER with a "
+            "recorded-game.json) always starts a new one, archiving the one before."
         ),
     )
     parser.add_argument("--players", help="comma-separated names, 2 to 5 with the bots")
@@ -113,12 +122,28 @@ def run_command(args: argparse.Namespace) -> int:
         return _fail(str(error))
 
 
-def _players(args: argparse.Namespace, config: Config) -> tuple[list[str], list[str]]:
-    people = [p.strip() for p in (args.players or "").split(",") if p.strip()]
-    if not people and not args.bot:
-        people = list(config.game.players)
-    bots = list(args.bot) or ([] if args.players else list(config.game.bots))
-    return people + [bot_name(spec) for spec in bots], bots
+def _seating(args: argparse.Namespace, config: Config) -> tuple[list[str], list[str], str]:
+    """The people, the computer players and the mode: from the options when --players or --bot
+    is given, else from the config; refused (TableError) with every problem, each naming the
+    option or config key it came from."""
+    from_options = args.players is not None or bool(args.bot)
+    if from_options:
+        people = [] if args.players is None else args.players.split(",")
+        bots = list(args.bot)
+    else:
+        people, bots = list(config.game.players), list(config.game.bots)
+    mode = table_mode(args.mode, bots, config.game.mode)
+    source = Source(
+        FROM_OPTIONS.players if from_options else FROM_CONFIG.players,
+        FROM_OPTIONS.bots if from_options else FROM_CONFIG.bots,
+        FROM_OPTIONS.mode if args.mode else FROM_CONFIG.mode,
+    )
+    if not people and not bots:
+        raise TableError("who plays? give --players ann,bob (or [game] players in the config)")
+    problems = seating_problems(people, bots, mode, source)
+    if problems:
+        raise TableError("\npi-reader run: ".join(problems))
+    return [name.strip() for name in people], bots, mode
 
 
 def _state_dir(args: argparse.Namespace, config: Config) -> Path:
@@ -193,19 +218,25 @@ class TerminalCommands:
                 return lines
 
 
+def _warn_without_weights() -> None:
+    """Say at start, as doctor does, when the trained weights are missing: the reader then runs
+    on its classical readers, finds fewer dice and sees more that are not there."""
+    from pi_reader.cli.doctor import check_reader_weights
+    from pi_reader.devices.doctor import Status
+
+    check = check_reader_weights()
+    if check.status is not Status.OK:
+        print(f"pi-reader run: WARNING: {check.detail}; fix: {check.fix}", file=sys.stderr)
+
+
 def _notifier() -> Notifier:
     return SystemdNotifier()
 
 
 def run_appliance(args: argparse.Namespace, config: Config) -> int:
-    players, bot_names = _players(args, config)
-    if not players:
-        return _fail("who plays? give --players ann,bob (or [game] players in the config)")
-    mode = args.mode or ("sheet" if bot_names else config.game.mode)
-    if bot_names and mode == "paper":
-        return _fail("computer players keep their sheets in the engine: use --mode sheet")
-    if not 2 <= len(players) <= 5 or len(set(players)) != len(players):
-        return _fail(f"Qwixx needs 2 to 5 players with different names, not {','.join(players)}")
+    people, bot_names, mode = _seating(args, config)
+    players = [*people, *(bot_name(spec) for spec in bot_names)]
+    _warn_without_weights()
     language = args.language or config.speaker.language
     config = dataclasses.replace(
         config, speaker=dataclasses.replace(config.speaker, language=language)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
+
 from pi_reader.camera_spec import CameraKind, CameraSpecError, parse_camera_spec
 from pi_reader.devices.camera import DEFAULT_FPS, DEFAULT_RESOLUTION, Camera
 from pi_reader.devices.directory_camera import DirectoryCamera
@@ -36,7 +38,20 @@ def open_camera(
     path = _existing(parsed.path, spec, want_dir=parsed.kind is CameraKind.DIRECTORY)
     if parsed.kind is CameraKind.DIRECTORY:
         return DirectoryCamera(path, loop=loop)
+    _check_decodable(path, spec)
     return OpenCVCamera(str(path), loop=loop)
+
+
+def _check_decodable(path: Path, spec: str) -> None:
+    """A video file gives at least one frame: found out here, before a game is opened for it,
+    rather than at the camera's start, after a new journal was written."""
+    capture = cv2.VideoCapture(str(path))
+    try:
+        decoded = capture.isOpened() and capture.read()[0]
+    finally:
+        capture.release()
+    if not decoded:
+        raise CameraSpecError(f"{spec!r}: OpenCV cannot decode {path} as a video (no frame read)")
 
 
 def _existing(path: Path | None, spec: str, *, want_dir: bool) -> Path:

@@ -24,11 +24,13 @@ from pi_reader.devices.camera import Camera
 from pi_reader.devices.camera_choice import open_camera
 from pi_reader.devices.errors import (
     CameraExhausted,
+    CameraSoftwareMissing,
     CameraSpecError,
     CameraUnavailable,
     GpioUnavailable,
 )
 from pi_reader.devices.gpio import Buttons, LockLeds
+from pi_reader.devices.picamera import INSTALL_HINT
 from pi_reader.devices.settings import (
     CameraSettings,
     DeviceSettings,
@@ -76,6 +78,9 @@ def check_camera(
             frame = camera.capture()
     except CameraSpecError as error:
         return Check("camera", Status.FAIL, str(error), "set [camera] spec in the config")
+    except CameraSoftwareMissing as error:
+        # The message carries the install command; a cable is not the fault here.
+        return Check("camera", Status.MISSING, str(error), INSTALL_HINT)
     except CameraUnavailable as error:
         return Check(
             "camera",

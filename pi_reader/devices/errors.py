@@ -34,6 +34,10 @@ class CameraUnavailable(CameraError):
     """
 
 
+class CameraSoftwareMissing(CameraUnavailable):
+    """The camera's Python package (picamera2) is not installed: no cable will fix that."""
+
+
 class CameraExhausted(CameraError):
     """A recorded source (folder or video file) has no more frames: the game stops cleanly."""
 

@@ -23,7 +23,7 @@ from pi_reader.devices.camera import (
     ExposureControls,
     as_bgr_frame,
 )
-from pi_reader.devices.errors import CameraNotStarted, CameraUnavailable
+from pi_reader.devices.errors import CameraNotStarted, CameraSoftwareMissing, CameraUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ class PiCamera(CameraBase):
         try:
             from picamera2 import Picamera2
         except ImportError as error:
-            raise CameraUnavailable(
+            raise CameraSoftwareMissing(
                 f"picamera2 is not importable ({error}): {INSTALL_HINT}"
             ) from error
         try:

@@ -18,13 +18,14 @@ from typing import Any
 
 from pi_reader.appliance.catalogue import LANGUAGES, Catalogue
 from pi_reader.appliance.live_calibration import CalibratedReader, calibrate_live, check_image_path
+from pi_reader.appliance.seating import Source, seating_problems
 from pi_reader.appliance.table import MODES, Table
 from pi_reader.vision.calibration import CalibrationError
 from pi_reader.web.pictures import jpeg
 
 PREVIEW_FPS = 3.0
-MAX_PLAYERS = 5
-MAX_NAME = 20
+# The setup form's fields, as its page labels them, for the seating check's messages.
+FORM = Source("players", "computer players", "mode")
 
 Job = Callable[[Callable[[Any], Any]], Awaitable[Any]]
 OpenTable = Callable[[Sequence[str], Sequence[str], str, str], tuple[Table, Catalogue]]
@@ -140,15 +141,9 @@ class Setup:
             raise SetupRefused("new games cannot be started from the page here")
         people = [name.strip() for name in players if name.strip()]
         robots = [name.strip() for name in bots if name.strip()]
-        names = [*people, *(spec.partition(":")[0] for spec in robots)]
-        if not 2 <= len(names) <= MAX_PLAYERS or len(set(names)) != len(names):
-            raise SetupRefused("Qwixx needs 2 to 5 players with different names")
-        if any(len(name) > MAX_NAME or not name.isprintable() for name in names):
-            raise SetupRefused(f"a name is at most {MAX_NAME} printable characters")
-        if mode not in MODES:
-            raise SetupRefused(f"mode: {' or '.join(MODES)}")
-        if robots and mode == "paper":
-            raise SetupRefused("computer players keep their sheets in the engine: choose sheet")
+        problems = seating_problems(people, robots, mode, FORM)
+        if problems or not people + robots:
+            raise SetupRefused("; ".join(problems) or "who plays? name 2 to 5 players")
         if language not in LANGUAGES:
             raise SetupRefused(f"language: one of {', '.join(LANGUAGES)}")
         open_table = self.open_table

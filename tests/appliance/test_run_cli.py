@@ -51,11 +51,18 @@ def test_a_corrupt_calibration_is_refused_and_left_alone(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--players", "ann"], "2 to 5 players"),
-        (["--players", "ann,ann"], "different names"),
+        (["--players", "ann"], "--players: Qwixx needs 2 to 5 players, these give 1 (ann)"),
+        (["--players", "ann,ann"], "the same name twice: ann"),
         ([], "who plays?"),
-        (["--players", "ann", "--bot", "robo", "--mode", "paper"], "use --mode sheet"),
+        (["--players", "ann", "--bot", "robo", "--mode", "paper"], "but --mode is paper"),
         (["--players", "ann,bob", "--camera", "dir:/no/such/folder"], "no folder"),
+        # Each of these failed before: a dropped name, a traceback, or a game the typed
+        # marks could not play.
+        (["--players", "ann,,bob"], "--players: an empty name"),
+        (["--players", "ann", "--bot", ":lookahead"], "needs a name before the colon"),
+        (["--players", "ann,bob", "--bot", "cid:nosuch"], "unknown strategy 'nosuch'"),
+        (["--players", "ann,Ann", "--mode", "sheet"], "ann and Ann differ only in capitals"),
+        (["--players", "mary ann,bob", "--mode", "sheet"], "'mary ann' has a space"),
     ],
 )
 def test_bad_arguments_say_what_is_wrong(
@@ -108,3 +115,57 @@ def test_a_state_folder_that_cannot_be_made_is_explained(
     assert main([*args, "--state-dir", str(blocker / "state")]) == 2
     assert "choose --state-dir DIR" in capsys.readouterr().err
     assert blocker.read_text() == "not a folder"
+
+
+@pytest.mark.parametrize(
+    ("game", "message"),
+    [
+        ('players = ["ann"]', "[game] players: Qwixx needs 2 to 5 players"),
+        ('players = ["ann", "bob"]\nbots = ["cid:nosuch"]', "[game] bots cid:nosuch: unknown"),
+        ('players = ["ann", "Ann"]\nmode = "sheet"', "differ only in capitals"),
+    ],
+)
+def test_config_check_refuses_what_run_refuses_naming_the_config_key(
+    game: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: config check said "ok" and run then refused, naming --players.
+    config = tmp_path / "config.toml"
+    config.write_text(f"[game]\n{game}\n")
+    assert main(["config", "check", "--config", str(config)]) == 1
+    assert message in capsys.readouterr().err
+    assert run(["--no-hardware", "--config", str(config)], tmp_path) == 2
+    err = capsys.readouterr().err
+    assert message in err and "--players" not in err and "--bot" not in err
+
+
+def test_missing_weights_are_said_loudly_at_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: run fell back to the classical readers without a word.
+    from pi_reader.vision import weights
+
+    monkeypatch.setattr(weights, "missing", lambda: [Path("/nowhere/pips_cnn.onnx")])
+    run(["--no-hardware", "--players", "ann,bob", "--camera", "dir:/no/such/folder"], tmp_path)
+    err = capsys.readouterr().err
+    assert "WARNING: /nowhere/pips_cnn.onnx not found: the reader falls back" in err
+
+
+def test_the_help_says_a_recorded_game_starts_anew(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    assert "a recorded game" in " ".join(capsys.readouterr().out.split())
+
+
+def test_a_video_that_cannot_be_decoded_opens_no_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Before: a new game.jsonl was written, then the camera failed to start.
+    bogus = tmp_path / "bogus.mp4"
+    bogus.write_bytes(b"\x00" * 4096)
+    calibration = tmp_path / "cal.json"
+    image = str(DEMO / "calibration.jpg")
+    assert main(["calibrate", "--image", image, "--out", str(calibration)]) == 0
+    argv = ["--no-hardware", "--players", "ann,bob", "--calibration", str(calibration)]
+    assert run([*argv, "--camera", f"video:{bogus}"], tmp_path) == 2
+    assert "cannot decode" in capsys.readouterr().err
+    assert not (tmp_path / "state" / "game.jsonl").exists()
