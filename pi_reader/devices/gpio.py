@@ -229,7 +229,9 @@ class Buttons(ButtonCallbacks):
             raise GpioUnavailable(f"cannot read the button pins {dict(pins)}: {error}") from error
 
     def is_pressed(self, name: str) -> bool:
-        """Whether a button is held down now."""
+        """Whether a button is held down now. DeviceClosed after close()."""
+        if name in BUTTON_NAMES and not self._buttons:
+            raise DeviceClosed("buttons are closed")
         if name not in self._buttons:
             raise UnknownButton(f"no button {name!r}; the buttons are {', '.join(BUTTON_NAMES)}")
         return bool(self._buttons[name].is_pressed)

@@ -108,6 +108,8 @@ def test_a_press_without_a_callback_is_ignored(factory: MockFactory) -> None:
 def test_closed_buttons_release_their_pins(factory: MockFactory) -> None:
     buttons = Buttons(BUTTON_PINS)
     buttons.close()
+    with pytest.raises(DeviceClosed):
+        buttons.is_pressed("penalty")
     again = Buttons(BUTTON_PINS)  # would be GpioUnavailable (pin in use) had close kept them
     factory.pin(24).drive_low()
     assert again.is_pressed("penalty") is True
