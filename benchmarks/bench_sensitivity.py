@@ -1,0 +1,271 @@
+"""How much each named constant of the reader matters: accuracy at half and at double its value.
+
+Run: ``python benchmarks/bench_sensitivity.py [--constants MODULE.NAME ...] [--renders DIR]``
+(all of ``CONSTANTS``: about an hour here; ``--constants`` picks some). Writes
+``benchmarks/results/sensitivity.json`` (``--out``) and prints a table.
+
+Validation data only (test splits are for reporting, never for choosing): the validation splits
+of ``real-d6-overhead``, ``real-d6-gamedice`` and ``real-d6-fisheye`` (``training/splits.py``,
+generic mode) and of every generated set under ``--renders`` / ``$PI_READER_RENDERS`` (default
+/work/renders; its appliance scenes calibrated). A constant is overridden in its module, in
+every reader module that imported the same name, and in the defaults of functions declared
+``param=NAME``; caches are emptied before each run. A constant whose override changes no reading
+is reported as such: not exercised by this data, or bound somewhere the override cannot reach.
+
+``CONSTANTS`` is the list to sweep; remove a constant from it once it is measured from the
+scene instead of fixed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib
+import inspect
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FunctionType, ModuleType
+
+from pi_reader.vision.recorded import RecordedSet, load_recorded_set, shared_sets_dir
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # training/splits.py
+from benchmarks.bench_targets import (
+    DEFAULT_RENDERS,
+    RENDERS_ENV,
+    Timings,
+    generated_sets,
+    percent,
+    provenance,
+    read_set,
+)
+from training.splits import select, shared_set
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = REPO / "benchmarks" / "results" / "sensitivity.json"
+REAL_SETS = ("real-d6-overhead", "real-d6-gamedice", "real-d6-fisheye")
+FACTORS = (0.5, 2.0)
+# The reader's named constants that change a reading (module.NAME, scalars). Sizes of trained
+# networks' inputs, file formats and odd-only kernel sizes are left out: they are not tunable.
+CONSTANTS = (
+    "reader.MIN_VALUE_CONFIDENCE", "reader.UNCONFIRMED_MIN_CONFIDENCE",
+    "reader.RECENTRE_MIN_SHIFT", "reader.RECENTRED_MIN_CONFIDENCE",
+    "reader.RECENTRE_MAX_CLIPPED", "reader.CROSS_CHECK_BELOW",
+    "locate.WORK_SIDE", "locate.TRAY_ANGLE", "locate.WHOLE_FRAME", "locate.TOUCHING_AREA",
+    "locate.GENERIC_DARKER_THAN", "locate.HEAP_GAP",
+    "locate_background.FOREGROUND_Z", "locate_background.MIN_NOISE",
+    "locate_blobs.MIN_PIECE_FRACTION", "locate_blobs.AREA_ROUNDING",
+    "locate_blobs.LENGTH_CHECK_AREA", "locate_blobs.COCKED_ASPECT", "locate_blobs.COCKED_LENGTH",
+    "locate_blobs.COCKED_AREA", "locate_blobs.APART_COCKED_AREA",
+    "locate_blobs.MAX_DICE_PER_BLOB", "locate_blobs.LINE_ASPECT", "locate_blobs.MAX_CHAIN",
+    "locate_blobs.MIN_HEAP_FILL", "locate_blobs.PLAUSIBLE_ASPECT", "locate_blobs.PLAUSIBLE_FILL",
+    "locate_blobs.PLAUSIBLE_AREA",
+    "locate_detector.PEAK_THRESHOLD", "locate_detector.PIP_WINDOW",
+    "locate_detector.MIN_PIP_CONTRAST", "locate_detector.MIN_SPOT_CONTRAST",
+    "locate_detector.SAME_DIE", "locate_detector.MERGED_SIZE",
+    "locate_detector.CLOSE_LOOK_DIE_PX", "locate_detector.LARGE_DIE_PX",
+    "locate_detector.FAR_DIE_PX", "locate_detector.FARTHEST", "locate_detector.PIP_SHARE",
+    "pips.SIDE_TO_BOX", "pips.LOOSE_BOX_SLACK", "pips.PATCH_MARGIN", "pips.MIN_CONFIDENCE",
+    "pips.NO_LAYOUT_FACTOR", "pips.LAYOUT_WEIGHT", "pips.SURE_WITHOUT_LAYOUT",
+    "pips.MIN_FACE_CONTRAST", "pips.FACE_SPREAD_FACTOR", "pips.BOX_SLACK",
+    "face_cnn.SURE_ONE_VIEW", "face_layout.MIN_STEP_FRACTION", "face_layout.MAX_STEP_FRACTION",
+    "colour.MAX_JOINT_LOSS",
+    "calibration.MIN_POLARITY_CONFIDENCE", "calibration.MAX_NAMING_COST",
+    "calibration.MIN_NAMING_GAP",
+    "calibration_fit.MOVED_CHROMA", "calibration_fit.MOVED_SHARE",
+    "quality.DARK_LEVEL", "quality.DARK_PERCENTILE", "quality.CLIPPED", "quality.BLOWN_FRACTION",
+    "quality.BLOWN_DICE_FRACTION", "quality.BLOWN_FRAME_FRACTION", "quality.NEWLY_CLIPPED_TRAY",
+    "quality.FACE_MIDDLE", "quality.WASHED_OUT_SHARE", "quality.BLURRED_EDGE_SPREAD",
+)  # fmt: skip
+VISION = "pi_reader.vision"
+_UNSET = object()
+FIGURES = ("dice_right", "rolls_right", "silently_wrong_rolls", "refusal_rate", "phantoms",
+           "missed", "misread_dice")
+
+
+def vision_modules() -> list[ModuleType]:
+    """Every reader module, imported (so that the overrides reach their bindings)."""
+    folder = Path(importlib.import_module(VISION).__file__).parent  # type: ignore[arg-type]
+    return [importlib.import_module(f"{VISION}.{p.stem}") for p in sorted(folder.glob("*.py"))
+            if p.stem != "__init__"]
+
+
+def default_bindings(module: ModuleType, name: str) -> Iterator[tuple[FunctionType, str]]:
+    """(function, parameter) for each top-level function or method of ``module`` declared
+    with a parameter defaulting to ``name``."""
+    tree = ast.parse(inspect.getsource(module))
+    for owner, node in _functions(tree):
+        arguments = node.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        pairs = list(zip(positional[len(positional) - len(arguments.defaults):],
+                         arguments.defaults, strict=True))
+        pairs += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults,
+                                         strict=True) if d is not None]
+        for argument, default in pairs:
+            if isinstance(default, ast.Name) and default.id == name:
+                holder = getattr(module, owner) if owner else module
+                function = inspect.unwrap(inspect.getattr_static(holder, node.name))
+                function = getattr(function, "__func__", function)  # static or class method
+                if isinstance(function, FunctionType):
+                    yield function, argument.arg
+
+
+def _functions(tree: ast.Module) -> Iterator[tuple[str | None, ast.FunctionDef]]:
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            yield None, node
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef):
+                    yield node.name, item
+
+
+@contextmanager
+def overridden(constant: str, value: object) -> Iterator[int]:
+    """``constant`` (``module.NAME``) set to ``value`` wherever it is bound; yields how many
+    bindings were changed. Everything is put back afterwards."""
+    module_name, name = constant.split(".")
+    home = importlib.import_module(f"{VISION}.{module_name}")
+    original = getattr(home, name)
+    undo = []
+    for module in vision_modules():
+        if module.__dict__.get(name, _UNSET) is original:  # its home, or a module importing it
+            undo.append(lambda m=module: setattr(m, name, original))
+            setattr(module, name, value)
+        for function, parameter in default_bindings(module, name):
+            undo.append(_set_default(function, parameter, value))
+    _clear_caches()
+    try:
+        yield len(undo)
+    finally:
+        for step in reversed(undo):
+            step()
+        _clear_caches()
+
+
+def _set_default(function: FunctionType, parameter: str, value: object):
+    """Set one parameter's default; return the function that puts it back."""
+    code = function.__code__
+    names = code.co_varnames[: code.co_argcount]
+    if parameter in names:
+        defaults = list(function.__defaults__ or ())
+        index = names.index(parameter) - (len(names) - len(defaults))
+        before = defaults[index]
+        defaults[index] = value
+        function.__defaults__ = tuple(defaults)
+
+        def undo() -> None:
+            restored = list(function.__defaults__ or ())
+            restored[index] = before
+            function.__defaults__ = tuple(restored)
+
+        return undo
+    keywords = dict(function.__kwdefaults__ or {})
+    before_kw = keywords[parameter]
+    function.__kwdefaults__ = {**keywords, parameter: value}
+    return lambda: function.__kwdefaults__.update({parameter: before_kw})
+
+
+def _clear_caches() -> None:
+    for module in vision_modules():
+        for item in vars(module).values():
+            clear = getattr(item, "cache_clear", None)
+            if callable(clear):
+                clear()
+
+
+def scaled(value: object, factor: float) -> object:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise SystemExit(f"bench_sensitivity: {value!r} is not a number to halve or double")
+    if isinstance(value, int):
+        return max(1, round(value * factor))
+    return value * factor
+
+
+def read_sets(sets: list[tuple[str, RecordedSet, bool]]) -> tuple[dict, list]:
+    """Each set read and scored (``bench_targets.read_set``), and what every reading said, to
+    tell whether an override changed anything at all."""
+    figures, seen = {}, []
+    for label, recorded, calibrated in sets:
+        summary = read_set(recorded, calibrated, Timings(), seen)
+        figures[label] = {figure: summary[figure] for figure in FIGURES}
+    return figures, seen
+
+
+def validation_sets(datasets: Path, renders: Path) -> list[tuple[str, RecordedSet, bool]]:
+    sets = [(name, select(shared_set(datasets, name), "validation"), False) for name in REAL_SETS]
+    for folder in generated_sets(renders):
+        sets.append((f"generated:{folder.name}", select(load_recorded_set(folder), "validation"),
+                     True))
+    return sets
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--constants", nargs="+", default=list(CONSTANTS), metavar="MODULE.NAME")
+    parser.add_argument("--datasets", type=Path, default=shared_sets_dir(REPO))
+    parser.add_argument("--renders", type=Path,
+                        default=Path(os.environ.get(RENDERS_ENV, DEFAULT_RENDERS)))
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args(argv)
+    unknown = [c for c in args.constants if c not in CONSTANTS]
+    if unknown:
+        parser.error(f"not in the list of constants: {', '.join(unknown)}")
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    sets = validation_sets(args.datasets, args.renders)
+    if not any(label.startswith("generated") for label, _, _ in sets):
+        print(f"generated validation split: skipped, no generated set under {args.renders}")
+    started = time.perf_counter()
+    base, base_readings = read_sets(sets)
+    rows = []
+    for constant in args.constants:
+        module_name, name = constant.split(".")
+        value = getattr(importlib.import_module(f"{VISION}.{module_name}"), name)
+        row: dict[str, object] = {"constant": constant, "value": value}
+        for factor in FACTORS:
+            new = scaled(value, factor)
+            with overridden(constant, new) as bindings:
+                figures, readings = read_sets(sets)
+            row[f"x{factor:g}"] = {"value": new, "bindings": bindings,
+                                   "changed_readings": sum(
+                                       a != b for a, b in zip(readings, base_readings,
+                                                              strict=True)),
+                                   "sets": figures}
+        rows.append(row)
+        print(_row_text(row), flush=True)
+    results = {
+        "benchmark": "reader constants at half and double (validation splits only)",
+        **provenance("benchmarks/bench_sensitivity.py", argv),
+        "seconds": round(time.perf_counter() - started),
+        "sets": {label: {"frames": sum(1 for _ in r.rolls()), "calibrated": c}
+                 for label, r, c in sets},
+        "baseline": base,
+        "constants": rows,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(f"written to {args.out}")
+    return 0
+
+
+def _row_text(row: dict) -> str:
+    parts = [f"{row['constant']} = {row['value']}"]
+    for factor in FACTORS:
+        entry = row[f"x{factor:g}"]
+        if not entry["changed_readings"]:
+            parts.append(f"x{factor:g}: no reading changed")
+            continue
+        per_set = ", ".join(
+            f"{label} {percent(f['dice_right'])} / {f['silently_wrong_rolls']} silent"
+            for label, f in entry["sets"].items()
+        )
+        parts.append(f"x{factor:g} ({entry['changed_readings']} readings changed): {per_set}")
+    return "; ".join(parts)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
