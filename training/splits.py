@@ -26,7 +26,7 @@ import re
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pi_reader.vision.recorded import LabelledFrame, RecordedSet, load_recorded_set
 
@@ -69,7 +69,8 @@ def split_of(set_name: str, image: str) -> Split:
             f"{image!r} is not in the split manifest of {set_name} ({manifest_path(set_name)}): "
             f"re-run python training/make_splits.py after changing the set"
         )
-    return manifest["sessions"][session]["split"]
+    split: Split = manifest["sessions"][session]["split"]  # validated by load_manifest
+    return split
 
 
 def held_out(set_name: str, image: str) -> bool:
@@ -82,7 +83,7 @@ def session_of(set_name: str, image: str) -> str:
     session = load_manifest(set_name)["images"].get(image)
     if session is None:
         raise SplitError(f"{image!r} is not in the split manifest of {set_name}")
-    return session
+    return str(session)
 
 
 def frame_split(recorded: RecordedSet, frame: LabelledFrame) -> Split:
@@ -154,7 +155,7 @@ def manifest_path(set_name: str) -> Path:
 
 
 @cache
-def load_manifest(set_name: str) -> dict:
+def load_manifest(set_name: str) -> dict[str, Any]:
     """A session-split set's manifest: ``images`` (image -> session) and ``sessions``
     (session -> {"split": ...}), validated so that every image's session has one split."""
     if set_name not in SESSION_SPLIT_SETS:
@@ -163,7 +164,7 @@ def load_manifest(set_name: str) -> dict:
         )
     path = manifest_path(set_name)
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        manifest: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise SplitError(f"no split manifest {path}: run python training/make_splits.py") from None
     except json.JSONDecodeError as error:

@@ -23,6 +23,7 @@ import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pi_reader.vision.types import DIE_COLOURS
 
@@ -204,7 +205,9 @@ def _parse_die(die: object, where: str) -> LabelledDie:
     )
 
 
-def _parse_unreadable(die: dict, value: object, where: str) -> tuple[str | None, int | None]:
+def _parse_unreadable(
+    die: dict[str, Any], value: object, where: str
+) -> tuple[str | None, int | None]:
     """The ``unreadable`` reason and ``rendered_value`` of a face no one can read: both belong
     to a die with ``"value": null`` (a labelled value and "unreadable" contradict each other)."""
     unreadable = die.get("unreadable")
