@@ -237,7 +237,7 @@ class Appliance:
             self._journal_roll = last_roll(self.table.game.events)
             if isinstance(self.table.game, SheetGame):
                 self._handle(self.table.game.resume())
-        self._show_waiting()
+        self._show_waiting(with_players=True)
         self._changed = True
         self._publish()
         self._start_camera()
@@ -382,7 +382,10 @@ class Appliance:
             self._tell([refusal.notice])
             return
         self._last_roll = reading
-        self._handle(outcome, roll=roll)
+        # A roll that ended the previous turn's game (a fourth penalty) is not taken: no screen
+        # for it, which would credit it to the player whose turn ended.
+        taken = any(event.get("event") == "roll" for event in outcome.written)
+        self._handle(outcome, roll=roll if taken else None)
 
     # --- buttons and typed marks ----------------------------------------------------------------
     def press(self, button: str) -> None:
@@ -480,7 +483,7 @@ class Appliance:
         self._readings.clear()
         self.leds.set_removed(table.removed)
         self._tell(table.opening_notices())
-        self._show_waiting()
+        self._show_waiting(with_players=True)
 
     def _publish(self) -> None:
         """Tell the listeners once about everything that changed in this iteration."""
@@ -599,7 +602,23 @@ class Appliance:
             lines += textwrap.wrap(text, self.display.cols) or [""]
         return lines
 
-    def _show_waiting(self) -> None:
+    def _show_waiting(self, with_players: bool = False) -> None:
+        """Who rolls next; at the start of a game also who plays, on the lines left (the
+        opening sentence names them too, but a small display cuts it after a few words)."""
         game = self.table.game
-        if not game.over:
-            self.display.show([self.catalogue.text("app.your_roll", player=game.next_roller)])
+        if game.over:
+            return
+        lines = [self.catalogue.text("app.your_roll", player=game.next_roller)]
+        if with_players:
+            lines += self._names_lines(self.table.players, max(1, self.display.rows - 1))
+        self.display.show(lines)
+
+    def _names_lines(self, names: Sequence[str], rows: int) -> list[str]:
+        """The names packed into ``rows`` lines, each cut to the same length when they would not
+        fit whole (at least 3 letters, which still tells players apart at a table)."""
+        longest = max(len(name) for name in names)
+        for length in range(longest, 2, -1):
+            lines = self._pack([name[:length] for name in names])
+            if len(lines) <= rows:
+                return lines
+        return self._pack([name[:3] for name in names])

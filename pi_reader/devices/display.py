@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Any, Protocol, TextIO, runtime_checkable
 
@@ -85,8 +86,11 @@ class FakeDisplay:
 class ConsoleDisplay:
     """Draws each new screen as a framed box on a text stream (stdout by default).
 
-    A screen identical to the one before is not drawn again, so a loop refreshing at 10 fps does
-    not flood the terminal or the journal.
+    It stands in for the LCD and says it is ``cols`` x ``rows`` (so the appliance lays screens
+    out as for the LCD), but a terminal has room: it draws every line it is given, a line longer
+    than ``cols`` wrapped at spaces, the box growing to hold them, rather than cutting messages
+    the way the LCD must. A screen identical to the one before is not drawn again, so a loop
+    refreshing at 10 fps does not flood the terminal or the journal.
     """
 
     def __init__(self, cols: int = 20, rows: int = 4, stream: TextIO | None = None) -> None:
@@ -99,7 +103,15 @@ class ConsoleDisplay:
     def show(self, lines: Sequence[str]) -> None:
         if self.closed:
             raise DeviceClosed("display is closed")
-        screen = fit_lines(lines, self.cols, self.rows)
+        if isinstance(lines, str):
+            raise TypeError("show() takes a sequence of lines, not a single string")
+        screen = tuple(
+            part
+            for line in lines
+            for part in textwrap.wrap(" ".join(str(line).splitlines()), self.cols) or [""]
+        )
+        while screen and not screen[-1]:
+            screen = screen[:-1]
         if screen == self._last:
             return
         self._last = screen

@@ -50,8 +50,18 @@ def test_console_display_draws_a_box_once_per_change() -> None:
     display.show(["sum 12345678910"])
     assert stream.getvalue() == (
         "+--------+\n|sum 7   |\n|        |\n+--------+\n"
-        "+--------+\n|sum 1234|\n|        |\n+--------+\n"
+        "+--------+\n|sum 1234|\n|5678910 |\n+--------+\n"
     )
+
+
+def test_the_console_shows_whole_messages_where_the_lcd_cuts_them() -> None:
+    # Before: the console cut like the LCD ("Qwixx reader" / "ready. Players:", names lost).
+    stream = io.StringIO()
+    message = ["Qwixx reader", "ready. Players:", "ann and bob.", "New game. ann", "rolls first."]
+    ConsoleDisplay(cols=16, rows=2, stream=stream).show(message)
+    drawn = [line.strip("|").rstrip() for line in stream.getvalue().splitlines()[1:-1]]
+    assert drawn == message
+    assert fit_lines(message, 16, 2) == ("Qwixx reader", "ready. Players:")
 
 
 class RecordingBus:
