@@ -550,8 +550,9 @@ class Appliance:
         texts = [render(self.catalogue, item) for item in notices]
         self._said += texts
         self._changed = True
-        for text in texts:
-            self.speaker.say(text)
+        for text, item in zip(texts, notices, strict=True):
+            # The newest sum always wins: a sum still waiting to be said is moot.
+            self.speaker.say(text, kind="white_sum" if item.key == "roll.white_sum" else None)
         if roll is not None:
             extra = [t for t, n in zip(texts, notices, strict=True) if n.key != "roll.white_sum"]
             self.display.show(self._roll_screen(roll) + self._wrap(extra))

@@ -300,3 +300,11 @@ def test_a_camera_that_does_not_restart_at_once_is_retried(tmp_path: Path) -> No
     assert spoken.count("Camera lost. Trying again.") == 1
     assert spoken.count("Camera is back.") == 1
     assert [e["event"] for e in journal(tmp_path)].count("roll") == 2
+
+
+def test_the_white_sum_is_said_as_the_kind_a_newer_one_replaces(tmp_path: Path) -> None:
+    rig = Rig(tmp_path, roll_frames([1, 2]))
+    rig.run()
+    kinds = dict(zip(rig.speaker.spoken, rig.speaker.kinds, strict=True))
+    assert kinds["White sum 7."] == kinds["White sum 2."] == "white_sum"
+    assert kinds["New game. ann rolls first."] is None

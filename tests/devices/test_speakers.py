@@ -7,12 +7,19 @@ import shutil
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from pi_reader.devices.errors import DeviceClosed, SpeakerUnavailable
-from pi_reader.devices.speaker import EspeakSpeaker, FakeSpeaker, PrintSpeaker, Speaker
+from pi_reader.devices.speaker import (
+    AnnouncementQueue,
+    EspeakSpeaker,
+    FakeSpeaker,
+    PrintSpeaker,
+    Speaker,
+)
 
 # "seven" in the six languages of the game (non-Latin scripts on purpose).
 SEVEN = {"en": "seven", "ru": "семь", "uk": "сім", "es": "siete", "de": "sieben", "fa": "هفت"}
@@ -129,3 +136,82 @@ def test_real_espeak_into_the_null_device(language: str) -> None:
     speaker.wait_until_idle()
     speaker.close()
     assert speaker.failures == 0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def drain(queue: AnnouncementQueue) -> list[str]:
+    queue.stop()
+    said = []
+    while (text := queue.take()) is not None:
+        said.append(text)
+        queue.done()
+    return said
+
+
+def test_an_announcement_seconds_late_is_dropped_when_something_newer_waits() -> None:
+    # Before: the queue was unbounded and said everything, however late.
+    clock = Clock()
+    queue = AnnouncementQueue(max_wait=3.0, clock=clock)
+    queue.put("Penalty for ann, 1 of 4.")
+    clock.now += 2
+    queue.put("Penalty undone for ann.")
+    clock.now += 2
+    queue.put("Penalty for ann, 1 of 4.")
+    clock.now += 0.5
+    assert drain(queue) == ["Penalty undone for ann.", "Penalty for ann, 1 of 4."]
+    assert queue.dropped == ["Penalty for ann, 1 of 4."]
+
+
+def test_one_announcement_is_said_whole_however_long_it_takes() -> None:
+    clock = Clock()
+    queue = AnnouncementQueue(max_wait=3.0, clock=clock)
+    scores = ["Two rows are locked.", "ann scores 40.", "bob scores 31.", "ann wins."]
+    for text in scores:
+        queue.put(text)
+    clock.now += 10  # the first takes long to say: the rest are late, but nothing newer waits
+    assert drain(queue) == scores
+
+
+def test_the_newest_sum_always_wins() -> None:
+    clock = Clock()
+    queue = AnnouncementQueue(max_wait=3.0, clock=clock)
+    queue.put("White sum 7.", kind="white_sum")
+    queue.put("bob marks red 7.")
+    clock.now += 5
+    queue.put("White sum 12.", kind="white_sum")
+    clock.now += 5  # even late, a sum is said: it is what the table waits for
+    assert drain(queue) == ["White sum 12."]
+    assert queue.dropped == ["White sum 7.", "bob marks red 7."]
+
+
+def test_espeak_speaker_drops_what_would_be_said_late(tmp_path: Path) -> None:
+    synth = make_script(tmp_path / "espeak-ng", "cat")
+    heard, gate = tmp_path / "heard.txt", tmp_path / "gate"
+    player = make_script(
+        tmp_path / "aplay",
+        f"i=0; while [ ! -e {gate} ] && [ $i -lt 2000 ]; do sleep 0.01; i=$((i + 1)); done\n"
+        f"cat >> {heard}; echo >> {heard}",
+    )
+    speaker = EspeakSpeaker(espeak=str(synth), player=str(player))
+    clock = Clock()
+    speaker._queue.clock = clock
+    speaker.say("one")  # being said while the others wait (the player waits for the gate)
+    for _ in range(200):
+        if speaker._queue._busy:
+            break
+        time.sleep(0.01)
+    speaker.say("White sum 7.", kind="white_sum")
+    speaker.say("two")
+    clock.now += 5
+    speaker.say("three")
+    speaker.say("White sum 9.", kind="white_sum")
+    gate.touch()
+    speaker.close()
+    assert heard.read_text().split("\n")[:-1] == ["one", "three", "White sum 9."]
