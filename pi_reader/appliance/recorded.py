@@ -133,14 +133,21 @@ class RecordedGame(CameraBase):
     """Plays a :class:`Recording` as a camera; ``on_action`` receives the players' actions.
 
     ``frames_served`` counts frames (skipped ones not included); CameraExhausted after the last
-    roll's hold.
+    roll's hold. ``hold_while`` (asked after each roll's hold) keeps the roll in view for as long
+    as it answers True: people typing their marks at a terminal hold the game up as they would
+    at a table, where nobody rolls before everyone has marked.
     """
 
     def __init__(
-        self, recording: Recording, on_action: Callable[[str], None], skip_frames: int = 0
+        self,
+        recording: Recording,
+        on_action: Callable[[str], None],
+        skip_frames: int = 0,
+        hold_while: Callable[[], bool] | None = None,
     ) -> None:
         self.recording = recording
         self.on_action = on_action
+        self.hold_while = hold_while
         self.skip_frames = skip_frames  # resume a recording part-way: skipped frames do nothing
         self.frames_served = 0
         self._stream: Iterator[tuple[np.ndarray, tuple[str, ...]]] | None = None
@@ -182,6 +189,8 @@ class RecordedGame(CameraBase):
                 yield motion_frame(still, step), ()
             for index in range(hold):
                 yield still, roll.then if index == act_at else ()
+            while self.hold_while is not None and self.hold_while():
+                yield still, ()
 
 
 class RealPace(CameraBase):

@@ -147,6 +147,20 @@ class SheetGame:
     def humans(self) -> tuple[str, ...]:
         return tuple(p for p in self.players if p not in self.bots)
 
+    def undecided(self) -> list[tuple[str, Action]]:
+        """The people (not computer players) still to mark or pass on the current roll: each
+        white action first, then the active player's colour action. Empty before a roll."""
+        if self.over or self.game.phase is not Phase.WHITE_ACTION:
+            return []
+        waiting = [
+            (p, Action.WHITE)
+            for p in self.humans
+            if not self.game.has_marked_white(p) and (p, Action.WHITE) not in self.passed
+        ]
+        if self.active in self.humans and (self.active, Action.COLOUR) not in self.passed:
+            waiting.append((self.active, Action.COLOUR))
+        return waiting
+
     # --- events -------------------------------------------------------------------------------
     def roll(self, roll: Roll) -> Outcome:
         """A trusted roll was read: finish the previous turn, record the roll, let bots move."""

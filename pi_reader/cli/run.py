@@ -14,7 +14,6 @@ import argparse
 import dataclasses
 import logging
 import os
-import queue
 import signal
 import sys
 import threading
@@ -35,9 +34,11 @@ from pi_reader.appliance.seating import (
     seating_problems,
     table_mode,
 )
+from pi_reader.appliance.sheet import SheetGame
 from pi_reader.appliance.table import Table, TableError
 from pi_reader.camera_spec import CameraKind, parse_camera_spec
 from pi_reader.cli.config import add_config_option
+from pi_reader.cli.terminal import TerminalCommands, prompt
 from pi_reader.config import Config, ConfigError, load_config
 from pi_reader.devices import BUTTON_NAMES, CameraSpecError
 from pi_reader.devices.bundle import Devices
@@ -87,6 +88,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--new-game", action="store_true", help="archive the current game and start a new one"
+    )
+    parser.add_argument(
+        "--pace",
+        choices=("real", "fast"),
+        help="how a recorded camera plays: at its frame rate, or as fast as it is read "
+        "(default: real at a terminal or with --web, else fast)",
     )
     parser.add_argument(
         "--web",
@@ -191,31 +198,9 @@ def load_reader(calibration_path: Path | None, recording: Recording | None) -> C
     return CalibratedReader(load_calibration(calibration_path, recording))
 
 
-class TerminalCommands:
-    """Lines typed at the terminal (sheet mode), read on a background thread, never blocking."""
-
-    def __init__(self) -> None:
-        self._lines: queue.SimpleQueue[str] = queue.SimpleQueue()
-
-    def put(self, line: str) -> None:
-        self._lines.put(line)
-
-    def start_reading(self, stream: Any = None) -> None:
-        stream = stream or sys.stdin
-
-        def pump() -> None:
-            for line in stream:
-                self._lines.put(line.rstrip("\n"))
-
-        threading.Thread(target=pump, name="terminal-commands", daemon=True).start()
-
-    def __call__(self) -> list[str]:
-        lines = []
-        while True:
-            try:
-                lines.append(self._lines.get_nowait())
-            except queue.Empty:
-                return lines
+def _undecided(appliance: Appliance) -> bool:
+    game = appliance.table.game
+    return isinstance(game, SheetGame) and bool(game.undecided())
 
 
 def _warn_without_weights() -> None:
@@ -295,7 +280,10 @@ def _play(
     table = open_table(
         state_dir, mode, people, bot_names, catalogue, args.new_game or recording is not None
     )
-    commands = TerminalCommands()
+    # A recorded sheet-mode game played from a terminal waits for the people typing at it: real
+    # pace, a prompt, and each roll held until they have marked or passed.
+    at_terminal = mode == "sheet" and sys.stdin.isatty()
+    commands = TerminalCommands((lambda: prompt(appliance.table.game)) if at_terminal else None)
     camera = devices.camera
     # Recordings are timed by their frame rate, live cameras by the clock.
     recorded = spec.kind in (CameraKind.DIRECTORY, CameraKind.VIDEO)
@@ -308,16 +296,20 @@ def _play(
             else:
                 commands.put(action)
 
-        camera = RecordedGame(recording, act)
+        def deciding() -> bool:
+            return at_terminal and not appliance.stop_requested and _undecided(appliance)
+
+        camera = RecordedGame(recording, act, hold_while=deciding)
         print(
             f"pi-reader run: playing the recorded game in {recording.folder} "
             f"({len(recording.rolls)} rolls, and what the players pressed or typed after them)",
             file=sys.stderr,
         )
         clock = FrameClock(recording.fps)
-    elif mode == "sheet":
+    if mode == "sheet" and (recording is None or at_terminal):
         commands.start_reading()
-    if args.web and recorded:
+    pace = args.pace or ("real" if args.web or sys.stdin.isatty() else "fast")
+    if pace == "real" and recorded:
         camera = RealPace(camera, recording.fps if recording is not None else config.camera.fps)
     web = _start_web(args, config, devices, state_dir, read) if args.web else None
     appliance = Appliance(
