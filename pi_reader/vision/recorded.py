@@ -112,16 +112,21 @@ def load_recorded_set(folder: str | Path) -> RecordedSet:
         )
     frames: list[LabelledFrame] = []
     seen: set[str] = set()
-    with labels.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            where = f"{labels}:{number}"
-            frame = _parse_frame(line, root, where)
-            if frame.image in seen:
-                raise RecordedSetError(f"{where}: image {frame.image!r} is labelled twice")
-            seen.add(frame.image)
-            frames.append(frame)
+    try:
+        text = labels.read_bytes().decode("utf-8")
+    except OSError as error:
+        raise RecordedSetError(f"{labels}: cannot be read ({error.strerror})") from None
+    except UnicodeDecodeError as error:
+        raise RecordedSetError(f"{labels}: not UTF-8 text (byte {error.start})") from None
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        where = f"{labels}:{number}"
+        frame = _parse_frame(line, root, where)
+        if frame.image in seen:
+            raise RecordedSetError(f"{where}: image {frame.image!r} is labelled twice")
+        seen.add(frame.image)
+        frames.append(frame)
     if not frames:
         raise RecordedSetError(f"{labels}: no labelled frames")
     return RecordedSet(root=root, frames=tuple(frames))

@@ -167,3 +167,10 @@ def test_the_shared_sets_are_found_beside_the_checkout_or_where_the_variable_say
     assert shared_sets_dir(Path("/src/pi-reader")) == Path("/src/shared/datasets")
     monkeypatch.setenv(DATASETS_ENV, "/data/sets")
     assert shared_sets_dir(Path("/src/pi-reader")) == Path("/data/sets")
+
+
+def test_labels_that_are_not_text_are_refused(tmp_path):
+    # Found by the CLI property test: a JPEG given as labels.jsonl was a UnicodeDecodeError.
+    (tmp_path / "labels.jsonl").write_bytes(b"\xff\xd8\xff\xe0 not text")
+    with pytest.raises(RecordedSetError, match="not UTF-8 text"):
+        load_recorded_set(tmp_path)
