@@ -155,7 +155,7 @@ class Hub:
         missed = [m for m in self.history if m.seq > seen]
         if missed and missed[0].seq != seen + 1:
             return [latest]  # part of it is no longer kept: the latest snapshot says it all
-        return missed[-PAGE_QUEUE:] if len(missed) <= PAGE_QUEUE else [latest]
+        return missed if len(missed) <= PAGE_QUEUE else [latest]
 
 
 def _seq_of(event_id: str | None, epoch: str) -> int | None:

@@ -30,6 +30,7 @@ from typing import Any
 from aiohttp import web
 
 from pi_reader.appliance.events import ButtonEntry, Entry, MarkEntry, PassEntry, UndoEntry
+from pi_reader.appliance.loop import ApplianceStopped
 from pi_reader.rules import Action, Colour
 from pi_reader.web.hub import Hub, Subscriber
 from pi_reader.web.pictures import jpeg, qr_svg
@@ -283,8 +284,6 @@ class WebApp:
 
     async def _job(self, job: Callable[[Any], Any], timeout: float = ENTRY_TIMEOUT) -> Any:
         """Run ``job`` in the appliance's loop; a 503 response when it cannot be done."""
-        from pi_reader.appliance.loop import ApplianceStopped
-
         if self.hub.submit is None:
             return _error(503, "the appliance is starting")
         try:

@@ -138,7 +138,7 @@ def _paper_state(game: PaperGame) -> View:
 
 def _texts(catalogue: Catalogue, players: tuple[str, ...]) -> dict[str, Any]:
     """The pages' own words, in the table's language."""
-    keys = ("pass", "undo", "table_undo", "penalty", "penalties", "total", "offline")
+    keys = ("pass", "undo", "table_undo", "penalty", "penalties", "total", "offline", "stale_link")
     texts: dict[str, Any] = {key: catalogue.text(f"web.{key}") for key in keys}
     texts["colour"] = {c.value: catalogue.word(f"colour.{c.value}") for c in COLOURS}
     texts["lock"] = {

@@ -32,7 +32,24 @@ function confirmLock(option) {
   });
 }
 
+let gameKey = null;
+
+async function checkSeat(view) {
+  // A new game makes new join links: this page's link may no longer act for the seat.
+  const key = view.id.split("-")[0] + "/" + view.game;
+  if (key === gameKey) return;
+  gameKey = key;
+  const response = await fetch("/api/seat/" + encodeURIComponent(token));
+  if (!response.ok) {
+    me = null;
+    say(view.text.stale_link, "refused");
+    document.getElementById("controls").hidden = true;
+  }
+}
+
 function render(view) {
+  checkSeat(view);
+  if (me === null) return;
   current = view;
   document.body.dataset.line = view.line;  // the game log's line count this page shows
   document.documentElement.dir = view.text.direction;
