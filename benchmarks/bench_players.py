@@ -1,7 +1,7 @@
 """How well and how fast the computer players play: solo means, a table tournament, latency.
 
 Run: ``python benchmarks/bench_players.py [--solo N] [--solo-strategies A,B] [--table N]
-[--table-players A,B,C,D] [--decisions N] [--seed S] [--jobs J] [--json]``.
+[--table-players A,B,C,D] [--decisions N] [--seed S] [--jobs J] [--json [PATH]]``.
 
 * solo: N seeded solo games per strategy; mean score with its 95% interval, beside the exact
   optimum of solo play (about 116 expected points, from a published exact solver).
@@ -16,11 +16,12 @@ Run: ``python benchmarks/bench_players.py [--solo N] [--solo-strategies A,B] [--
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
+
+from result_file import add_json_option, emit
 
 from pi_reader.players import strategy
 from pi_reader.players.dice import SeededDice
@@ -30,6 +31,8 @@ from pi_reader.players.stats import mean_interval
 from pi_reader.rules import Action, Game
 
 SOLO_OPTIMUM = 116  # expected score of optimal solo play, published exact solver (rounded)
+SOLO_TARGET = 100  # the look-ahead's solo mean asked for
+DECISION_BUDGET_MS = 50  # per decision on this machine (200 ms on a Raspberry Pi 4)
 
 
 def _solo(name: str, seed: int, number: int) -> int:
@@ -127,7 +130,7 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=2_000, help="timed decisions")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="processes for the game series")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json_option(parser)
     args = parser.parse_args()
     report: dict = {"seed": args.seed}
     if args.solo:
@@ -137,8 +140,10 @@ def main() -> None:
         report["table"] = table(players, args.table, args.seed, args.jobs)
     if args.decisions:
         report["decision_time"] = decisions(args.decisions, args.seed)
-    if args.json:
-        print(json.dumps(report, indent=2))
+    if emit(args.json, "players", "Computer players: solo, at a table, decision time", report,
+            tables=_tables(report), headline=_headline(report),
+            notes="Seeded dice: the same command gives the same games. Decision times are CPU "
+            "time on one core."):
         return
     for name, row in report.get("solo", {}).items():
         print(
@@ -157,6 +162,70 @@ def main() -> None:
             f"look-ahead decision CPU time, {d['decisions']} decisions: mean {d['mean_ms']} ms, "
             f"median {d['p50_ms']} ms, 95th percentile {d['p95_ms']} ms, max {d['max_ms']} ms"
         )
+
+
+def _tables(report: dict) -> list[dict]:
+    tables = []
+    if "solo" in report:
+        tables.append({
+            "caption": f"solo games, seed {report['seed']}; the exact optimum is about "
+            f"{SOLO_OPTIMUM}",
+            "columns": ["strategy", "games", "mean score [95% interval]", "share of optimum"],
+            "rows": [[name, f"{r['games']:,}", f"{r['mean']:.1f} [{r['ci95'][0]:.1f}, "
+                      f"{r['ci95'][1]:.1f}]", f"{r['share_of_optimum']:.0%}"]
+                     for name, r in report["solo"].items()],
+        })
+    if "table" in report:
+        seats = report["table"]
+        tables.append({
+            "caption": f"one table, seed {report['seed']}, the first player rotating; ties "
+            "shared",
+            "columns": ["seat", "strategy", "mean score [95%]", "win rate [95%]"],
+            "rows": [[str(r["seat"]), r["strategy"],
+                      f"{r['mean']:.1f} [{r['mean_ci95'][0]:.1f}, {r['mean_ci95'][1]:.1f}]",
+                      f"{r['win_rate']:.1%} [{r['win_ci95'][0]:.1%}, {r['win_ci95'][1]:.1%}]"]
+                     for r in seats],
+        })
+    if "decision_time" in report:
+        d = report["decision_time"]
+        tables.append({
+            "caption": f"look-ahead decision CPU time, {d['decisions']:,} decisions of 4-player "
+            "games",
+            "columns": ["mean", "median", "95th percentile", "max"],
+            "rows": [[f"{d['mean_ms']} ms", f"{d['p50_ms']} ms", f"{d['p95_ms']} ms",
+                      f"{d['max_ms']} ms"]],
+        })
+    return tables
+
+
+def _headline(report: dict) -> list[dict]:
+    rows = []
+    lookahead = report.get("solo", {}).get("lookahead")
+    if lookahead:
+        rows.append({
+            "what": f"look-ahead player: solo mean over {lookahead['games']:,} games",
+            "measured": f"{lookahead['mean']:.1f} [{lookahead['ci95'][0]:.1f}, "
+            f"{lookahead['ci95'][1]:.1f}] (optimum about {SOLO_OPTIMUM})",
+            "target": f">= {SOLO_TARGET}",
+        })
+    seats = report.get("table", [])
+    if seats:
+        first = seats[0]
+        others = ", ".join(r["strategy"] for r in seats[1:])
+        rows.append({
+            "what": f"{first['strategy']} against {others}: win rate, 95% interval",
+            "measured": f"{first['win_rate']:.1%} [{first['win_ci95'][0]:.1%}, "
+            f"{first['win_ci95'][1]:.1%}]",
+            "target": f"interval above {1 / len(seats):.0%}",
+        })
+    if "decision_time" in report:
+        d = report["decision_time"]
+        rows.append({
+            "what": "look-ahead decision, CPU time on one core: mean / 95th percentile",
+            "measured": f"{d['mean_ms']} / {d['p95_ms']} ms",
+            "target": f"< {DECISION_BUDGET_MS} ms",
+        })
+    return rows
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ engine: each player picks uniformly among its legal white marks and a pass, then
 among its legal colour marks and a pass. Dice come from a seeded generator, so a run is repeatable.
 
     python benchmarks/bench_rules.py [--games 2000] [--players 4] [--seed 1] [--repeats 5]
+        [--json [PATH]]
 
 Times are CPU seconds of this process (``time.process_time``), so other processes on a shared
 machine do not count; it prints the best and the median of ``--repeats`` runs, the wall-clock
@@ -20,7 +21,11 @@ import statistics
 import time
 from collections import Counter
 
+from result_file import add_json_option, emit
+
 from pi_reader.rules import Action, Game, Roll
+
+TARGET_GAMES_PER_SECOND = 2000
 
 
 def play_random_game(rng: random.Random, players: tuple[str, ...]) -> tuple[Game, int]:
@@ -72,6 +77,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4, help="players per game (default 4)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the dice (default 1)")
     parser.add_argument("--repeats", type=int, default=5, help="timings to take (default 5)")
+    add_json_option(parser)
     args = parser.parse_args()
 
     players = tuple(f"P{n + 1}" for n in range(args.players))
@@ -86,6 +92,51 @@ def main() -> None:
     )
     best, best_wall = min(timings)
     median = statistics.median(cpu for cpu, _ in timings)
+    figures = {
+        "games": args.games,
+        "players": args.players,
+        "seed": args.seed,
+        "repeats": args.repeats,
+        "best_games_per_cpu_second": round(args.games / best),
+        "median_games_per_cpu_second": round(args.games / median),
+        "best_us_per_game": round(best * 1e6 / args.games),
+        "best_run_wall_games_per_second": round(args.games / best_wall),
+        "turns_per_game": round(turns, 1),
+        "endings": dict(endings.most_common()),
+    }
+    rate = f"{figures['best_games_per_cpu_second']:,} games/s of CPU time"
+    if emit(
+        args.json,
+        "rules",
+        "Rules engine: random games through legal-move generation",
+        figures,
+        tables=[
+            {
+                "caption": f"{args.games} random {args.players}-player games, seed {args.seed}, "
+                f"best and median of {args.repeats} runs, CPU time of this process",
+                "columns": ["best games/s", "median games/s", "µs per game", "wall games/s "
+                            "(best run)", "turns per game"],
+                "rows": [[
+                    f"{figures['best_games_per_cpu_second']:,}",
+                    f"{figures['median_games_per_cpu_second']:,}",
+                    f"{figures['best_us_per_game']:,}",
+                    f"{figures['best_run_wall_games_per_second']:,}",
+                    f"{turns:.1f}",
+                ]],
+            }
+        ],
+        headline=[
+            {
+                "what": f"rules engine: random {args.players}-player games through legal-move "
+                "generation, one core",
+                "measured": rate,
+                "target": f">= {TARGET_GAMES_PER_SECOND:,}",
+            }
+        ],
+        notes="CPU time, so other work on a shared machine does not count; every move comes "
+        "from legal_marks and is made through play, which checks it again.",
+    ):
+        return
     print(f"{args.games} random {args.players}-player games, seed {args.seed}, {args.repeats} runs")
     print(
         f"best:   {args.games / best:,.0f} games/s of CPU time "
