@@ -44,7 +44,7 @@ class TimedSpeaker:
         self.camera = camera
         self.said: list[tuple[str, int, float]] = []
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, kind: str | None = None) -> None:
         self.said.append((text, self.camera.frames, time.perf_counter()))
 
     def close(self) -> None:
