@@ -42,7 +42,7 @@ def provenance() -> dict[str, Any]:
     except ValueError:
         shown = script
     changed = [
-        line for line in _git("status", "--porcelain").splitlines()
+        line for line in _git("status", "--porcelain", "--untracked-files=no").splitlines()
         if not line[3:].startswith("benchmarks/results/")
     ]
     return {
