@@ -1,7 +1,8 @@
 """The issue's playing-strength targets, on fixed seeds (slow: whole series of games).
 
 Seeded games are deterministic, so these check that a change to the strategies keeps the
-measured strength; the README's figures come from benchmarks/bench_players.py on more games.
+measured strength; the figures of docs/benchmarks.md come from benchmarks/bench_players.py on
+more games.
 """
 
 import pytest
