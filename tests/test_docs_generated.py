@@ -58,3 +58,11 @@ def test_a_new_result_file_of_the_generic_shape_needs_no_new_code(render_docs, t
     assert "plus uncommitted changes" in page
     table = render_docs.render_headline(results)
     assert "| the new thing | 1 | > 0 | `python benchmarks/new.py` | `0000000000` (+) |" in table
+
+
+def test_a_file_of_an_unknown_shape_is_named_not_a_crash(render_docs, tmp_path):
+    result = {"benchmark": "odd", "command": "python benchmarks/odd.py", "commit": "1" * 40,
+              "date": "2026-12-01T12:00:00Z", "numbers": [1, 2]}
+    (tmp_path / "odd.json").write_text(json.dumps(result))
+    page = render_docs.render_benchmarks(render_docs.load_results(tmp_path))
+    assert "## odd" in page and "benchmarks/results/odd.json" in page
