@@ -388,7 +388,7 @@ async def _body(request: web.Request, fields: dict[str, type]) -> dict[str, Any]
         raise BadRequest("the body did not arrive in time") from None
     try:
         body = json.loads(raw)
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise BadRequest("the body must be a JSON object") from None
     if not isinstance(body, dict):
         raise BadRequest("the body must be a JSON object")

@@ -137,6 +137,7 @@ def test_the_state_shows_the_roll_and_each_seats_legal_cells(running: Running) -
     [
         (b"not json", 400),
         (b"[1, 2]", 400),
+        (b"[" * 2000, 400),  # deeper than the JSON decoder recurses: was a 500
         (b"x" * 5000, 413),
         ({"player": "ann", "colour": "red", "number": 7, "action": "white"}, 403),
         ({"token": 7, "player": "ann", "colour": "red", "number": 7, "action": "white"}, 403),
