@@ -1,0 +1,367 @@
+"""Render a domain-randomised training set of dice scenes, as a recorded set, from one seed.
+
+    python training/render_scenes.py --out /work/renders/dr1 --seed 1 --scenes 1000 --jobs 2
+
+Blender (``apt-get install blender``) renders each scene with ``training/blender_scene.py``;
+this script plans the scenes from the seed, runs Blender in ``--jobs`` processes of one thread
+each, and finishes every rendered frame the way a camera would (auto exposure frozen per
+appliance scene, white-balance error, tone curve, sensor noise, defocus, vignetting, JPEG),
+writing the recorded-set format: ``labels.jsonl`` with the dice and the faces no one can read
+(``"value": null`` with ``"rendered_value"`` and ``"unreadable"``), and beside it
+``geometry.jsonl`` with each die's top face and pips in pixels for training. It can be stopped
+and started again: scenes already finished are kept, so a run that was cut short goes on where
+it stopped, and the same seed always gives the same scenes.
+
+The set's ``manifest.json`` holds the seed, the counts, the parameter ranges and the split rule
+(by scene: see ``scene_split``): a scene is wholly train, validation or test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+BLENDER_SCRIPT = Path(__file__).with_name("blender_scene.py")
+APPLIANCE_SIZE = (1024, 768)  # the appliance's own frame size
+GENERIC_SIZE = (640, 480)  # phone photos are read scaled down; cheaper to render many
+APPLIANCE_SAMPLES, GENERIC_SAMPLES = 12, 16
+APPLIANCE_ROLLS, GENERIC_ROLLS = 4, 2
+# A pip is taken as seen when its median differs from the face's by this much in some channel
+# (8-bit): a person reads pips at about this contrast; under it the lamp or the dark took them.
+MIN_PIP_CONTRAST = 14
+# A die leaning further than this from flat is cocked (the rules reroll it).
+MAX_LEAN_DEG = 8.0
+# A top face smaller than this (pixels on a side) is too small to count pips on.
+MIN_FACE_PX = 7.0
+# A frame with more than this share of its pixels clipped white is one nobody can read.
+REFUSE_CLIPPED_SHARE = 0.5
+PARAMETER_RANGES = {
+    "die_mm": [12, 20], "rounding": [0.05, 0.2], "pip_radius_of_side": [0.065, 0.105],
+    "pips": ["drilled 60 %", "painted 40 %"], "finish": "matte to glossy (0..1, skewed matte)",
+    "surfaces": ["felt", "cloth", "wood", "print", "mat", "score pad paper (20 %)", "tray walls"],
+    "lights": "1-3, 2700-6500 K, area (soft, 0.05-0.8 m) or point (hard), 0.3-1.4 m away",
+    "camera_height_m": {"appliance": [0.25, 0.6], "generic": [0.10, 0.6]},
+    "camera_tilt_deg": {"appliance": [0, 30], "generic": [0, 60]},
+    "field_of_view_deg": [25, 100], "distractors": ["coin", "pencil", "screw", "hand (15 %)"],
+    "dice": {"appliance": "the six Qwixx dice, 10 % with dark pips on coloured dice",
+             "generic": "1-20 dice, 40 % Qwixx colours, others any colour; "
+                        "10 % marbled, 10 % translucent"},
+    "camera_finish": {"exposure_error_ev": "normal sd 0.5; 12 % of scenes -2..+2",
+                      "white_balance_error": "R and B gains x0.85-1.15",
+                      "gamma": [1.8, 2.6], "noise": "shot and read noise",
+                      "blur_px": [0, 1.5], "vignetting": [0, 0.35], "jpeg_quality": [55, 95]},
+}
+
+
+def scene_split(index: int) -> str:
+    """Which split a scene belongs to: 3 in 20 test, 3 in 20 validation, the rest train."""
+    rest = index % 20
+    return "test" if rest < 3 else "validation" if rest < 6 else "train"
+
+
+def plan(seed: int, count: int) -> list[dict]:
+    """The scenes of a set: every second scene of five an appliance scene, the rest generic."""
+    rng = random.Random(seed)
+    scenes = []
+    for index in range(count):
+        kind = "appliance" if index % 5 in (0, 2) else "generic"
+        scenes.append({"id": f"{kind[0]}{index:05d}", "index": index,
+                       "seed": rng.randrange(2**31), "kind": kind,
+                       "rolls": APPLIANCE_ROLLS if kind == "appliance" else GENERIC_ROLLS,
+                       "split": scene_split(index)})
+    return scenes
+
+
+# --- the camera the renders are finished with ----------------------------------------------
+
+@dataclass(frozen=True)
+class CameraFinish:
+    """How one camera turns scene light into a JPEG (drawn per scene from its seed)."""
+
+    exposure_error: float
+    wb_gains: tuple[float, float, float]
+    gamma: float
+    contrast: float
+    shot_noise: float
+    read_noise: float
+    blur: float
+    vignetting: float
+    jpeg_quality: int
+
+    @classmethod
+    def draw(cls, rng: random.Random) -> CameraFinish:
+        error = rng.uniform(-2, 2) if rng.random() < 0.12 else rng.gauss(0, 0.5)
+        return cls(exposure_error=error,
+                   wb_gains=(rng.uniform(0.85, 1.15), 1.0, rng.uniform(0.85, 1.15)),
+                   gamma=rng.uniform(1.8, 2.6), contrast=rng.uniform(0.0, 0.3),
+                   shot_noise=10 ** rng.uniform(-3.5, -2.0),
+                   read_noise=10 ** rng.uniform(-3.5, -2.2),
+                   blur=rng.uniform(0, 1.5) if rng.random() < 0.35 else 0.0,
+                   vignetting=rng.uniform(0, 0.35), jpeg_quality=rng.randint(55, 95))
+
+
+def linear_render(png: Path) -> np.ndarray:
+    """The render as linear light (BGR float), undoing Blender's sRGB and its two stops under."""
+    encoded = cv2.imread(str(png), cv2.IMREAD_UNCHANGED).astype(np.float32) / 65535.0
+    linear = np.where(encoded <= 0.04045, encoded / 12.92, ((encoded + 0.055) / 1.055) ** 2.4)
+    return linear * 4.0
+
+
+def auto_exposure(linear: np.ndarray) -> float:
+    """The gain a camera's auto exposure picks: centre-weighted mean luminance to 18 % grey."""
+    h, w = linear.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    weight = np.exp(-(((xx - w / 2) / (0.35 * w)) ** 2 + ((yy - h / 2) / (0.35 * h)) ** 2))
+    luminance = linear @ np.array([0.0722, 0.7152, 0.2126], np.float32)
+    return 0.18 / max(float((luminance * weight).sum() / weight.sum()), 1e-6)
+
+
+def white_balance(lights: list[dict]) -> np.ndarray:
+    """The gains (BGR) of a camera's auto white balance that found the lamps' colour: the
+    irradiance-weighted mean of the lights (its errors are the finish's ``wb_gains``). A
+    grey-world guess instead turns a red die purple on a yellow cloth, which no camera's
+    white balance, held near the colours of real lamps, does."""
+    weights = np.array([light["irradiance"] for light in lights], np.float64)
+    rgb = (np.array([light["rgb"] for light in lights]) * weights[:, None]).sum(axis=0)
+    bgr = rgb[::-1] / weights.sum()
+    return (bgr[1] / np.maximum(bgr, 1e-6)).astype(np.float32)
+
+
+def finish_frame(linear: np.ndarray, gain: float, wb: np.ndarray, camera: CameraFinish,
+                 rng: np.random.Generator) -> np.ndarray:
+    """Linear light to an 8-bit BGR frame as the camera records it."""
+    h, w = linear.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+    exposed = linear * gain * wb[None, None, :] * (1.0 - camera.vignetting * r2)[..., None]
+    exposed *= np.array(camera.wb_gains[::-1], np.float32)  # gains are RGB, frame is BGR
+    if camera.blur > 0:
+        exposed = cv2.GaussianBlur(exposed, (0, 0), camera.blur)
+    noise = rng.normal(size=exposed.shape).astype(np.float32)
+    exposed = exposed + noise * np.sqrt(np.maximum(exposed, 0) * camera.shot_noise
+                                        + camera.read_noise ** 2)
+    clipped = np.clip(exposed, 0.0, 1.0)
+    encoded = clipped ** (1.0 / camera.gamma)
+    if camera.contrast:
+        s_curve = 0.5 - 0.5 * np.cos(np.pi * encoded)
+        encoded = (1 - camera.contrast) * encoded + camera.contrast * s_curve
+    return np.clip(encoded * 255.0 + 0.5, 0, 255).astype(np.uint8)
+
+
+# --- labels --------------------------------------------------------------------------------
+
+def pip_contrast(frame: np.ndarray, die: dict) -> float:
+    """How far the top face's pips stand out of the face in the finished frame (8-bit)."""
+    h, w = frame.shape[:2]
+    face = np.zeros((h, w), np.uint8)
+    corners = np.array(die["top_face"], np.float32)
+    middle = corners.mean(axis=0)
+    cv2.fillPoly(face, [np.round(middle + (corners - middle) * 0.85).astype(np.int32)], 1)
+    pips = np.zeros((h, w), np.uint8)
+    for pip in die["pips"]:
+        cv2.circle(pips, (round(pip["x"]), round(pip["y"])), max(1, round(pip["r"] * 0.5)), 1, -1)
+        cv2.circle(face, (round(pip["x"]), round(pip["y"])), max(2, round(pip["r"] * 1.6)), 0, -1)
+    pip_pixels, face_pixels = frame[pips > 0], frame[face > 0]
+    if len(pip_pixels) == 0 or len(face_pixels) == 0:
+        return 0.0
+    return float(np.abs(np.median(pip_pixels, axis=0) - np.median(face_pixels, axis=0)).max())
+
+
+def why_unreadable(frame: np.ndarray, die: dict, contrast: float) -> str | None:
+    """Why no one could read this die's top face from the frame, or None when one could."""
+    h, w = frame.shape[:2]
+    if die["lean_deg"] > MAX_LEAN_DEG:
+        return f"cocked: leaning {die['lean_deg']:.0f} degrees"
+    if any(not (0 <= p["x"] < w and 0 <= p["y"] < h) for p in die["pips"]):
+        return "top face partly outside the frame"
+    if not all(p["visible"] for p in die["pips"]):
+        return "pips hidden from the camera"
+    corners = np.array(die["top_face"], np.float32)
+    side = min(np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4))
+    if side < MIN_FACE_PX:
+        return f"top face too small ({side:.0f} px)"
+    if contrast < MIN_PIP_CONTRAST:
+        return f"pips washed out by the light (pip contrast {contrast:.0f})"
+    return None
+
+
+def clipped_box(box: list[float], w: int, h: int) -> list[float] | None:
+    x0, y0 = max(0.0, box[0]), max(0.0, box[1])
+    x1, y1 = min(float(w), box[0] + box[2]), min(float(h), box[1] + box[3])
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return None
+    return [round(x0, 1), round(y0, 1), round(x1 - x0, 1), round(y1 - y0, 1)]
+
+
+def frame_labels(raw: dict, frame: np.ndarray, generic: bool) -> tuple[dict, dict]:
+    """The recorded-set line of a frame and its geometry line."""
+    h, w = frame.shape[:2]
+    dice, geometry = [], []
+    for die in raw["dice"]:
+        box = clipped_box(die["box"], w, h)
+        if box is None:
+            continue
+        contrast = pip_contrast(frame, die)
+        why = why_unreadable(frame, die, contrast)
+        label: dict = {"colour": None if generic else die["colour"],
+                       "value": None if why else die["value"], "box": box}
+        if why:
+            label["rendered_value"] = die["value"]
+            label["unreadable"] = why
+        if die["touching"]:
+            label["touching"] = True
+        if die["flipped"]:
+            label["pips"] = "flipped"
+        dice.append(label)
+        geometry.append({"top_face": die["top_face"], "pips": die["pips"],
+                         "lean_deg": die["lean_deg"], "pip_contrast": round(contrast, 1),
+                         "qwixx_colour": die["colour"]})
+    line = {"image": raw["image"], "scenario": raw["scenario"], "kind": raw["kind"],
+            "dice": dice, "removed": raw["removed"], "conditions": raw["conditions"]}
+    clipped_share = float((frame.max(axis=2) >= 254).mean())
+    if clipped_share > REFUSE_CLIPPED_SHARE:
+        line["expect_refusal"] = f"overexposed: {clipped_share:.0%} of the frame clipped white"
+    return line, {"image": raw["image"], "dice": geometry}
+
+
+def finish_scene(scene: dict, raw_dir: Path, out: Path) -> tuple[list[dict], list[dict]]:
+    """Turn a rendered scene into JPEG frames and their label lines."""
+    rng = random.Random(scene["seed"] ^ 0x5EED)
+    camera = CameraFinish.draw(rng)
+    noise_rng = np.random.default_rng(scene["seed"])
+    names = sorted(p.stem for p in raw_dir.glob("*.png"))
+    names.sort(key=lambda name: name != "calibration")
+    generic = scene["kind"] == "generic"
+    lines, geometry = [], []
+    gain = wb = None
+    (out / scene["id"]).mkdir(parents=True, exist_ok=True)
+    for name in names:
+        linear = linear_render(raw_dir / f"{name}.png")
+        raw = json.loads((raw_dir / f"{name}.json").read_text())
+        if gain is None or generic:  # appliance scenes freeze what calibration measured
+            wb = white_balance(raw["conditions"]["lights"])
+            gain = auto_exposure(linear * wb) * 2.0 ** camera.exposure_error
+        frame = finish_frame(linear, gain, wb, camera, noise_rng)
+        raw["conditions"] = {**raw["conditions"],
+                             "exposure_error_ev": round(camera.exposure_error, 2),
+                             "jpeg_quality": camera.jpeg_quality, "blur_px": round(camera.blur, 2),
+                             "split": scene["split"]}
+        cv2.imwrite(str(out / raw["image"]), frame,
+                    [cv2.IMWRITE_JPEG_QUALITY, camera.jpeg_quality])
+        line, geo = frame_labels(raw, frame, generic)
+        lines.append(line)
+        geometry.append(geo)
+    return lines, geometry
+
+
+# --- running Blender -----------------------------------------------------------------------
+
+def blender_job(scenes: list[dict], raw_root: Path) -> subprocess.Popen:
+    kind = scenes[0]["kind"]
+    width, height = APPLIANCE_SIZE if kind == "appliance" else GENERIC_SIZE
+    spec = {"out": str(raw_root), "width": width, "height": height,
+            "samples": APPLIANCE_SAMPLES if kind == "appliance" else GENERIC_SAMPLES,
+            "scenes": scenes}
+    spec_file = raw_root / f"{scenes[0]['id']}.spec.json"
+    spec_file.write_text(json.dumps(spec))
+    log = (raw_root / f"{scenes[0]['id']}.log").open("w")
+    return subprocess.Popen(
+        ["nice", "-n", "19", "blender", "-b", "--factory-startup", "-t", "1",
+         "-P", str(BLENDER_SCRIPT), "--", str(spec_file)], stdout=log, stderr=subprocess.STDOUT)
+
+
+def write_manifest(out: Path, seed: int, scenes: list[dict], done: set[str]) -> None:
+    counts: dict[str, dict[str, int]] = {}
+    for scene in scenes:
+        if scene["id"] in done:
+            per = counts.setdefault(scene["split"], {})
+            per[scene["kind"]] = per.get(scene["kind"], 0) + 1
+    manifest = {
+        "generator": "training/render_scenes.py + training/blender_scene.py",
+        "command": f"python training/render_scenes.py --out {out} --seed {seed} "
+                   f"--scenes {len(scenes)}",
+        "seed": seed, "scenes_planned": len(scenes), "scenes_finished": len(done),
+        "finished_by_split": counts,
+        "frame_size": {"appliance": APPLIANCE_SIZE, "generic": GENERIC_SIZE},
+        "samples": {"appliance": APPLIANCE_SAMPLES, "generic": GENERIC_SAMPLES},
+        "frames_per_scene": {"appliance": 1 + APPLIANCE_ROLLS, "generic": GENERIC_ROLLS},
+        "split_rule": "scene index mod 20: 0-2 test, 3-5 validation, else train",
+        "unreadable_rule": {"min_pip_contrast": MIN_PIP_CONTRAST, "max_lean_deg": MAX_LEAN_DEG,
+                            "min_face_px": MIN_FACE_PX,
+                            "refuse_clipped_share": REFUSE_CLIPPED_SHARE},
+        "parameter_ranges": PARAMETER_RANGES,
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+
+
+def finished_ids(out: Path) -> set[str]:
+    labels = out / "labels.jsonl"
+    if not labels.exists():
+        return set()
+    return {json.loads(line)["scenario"] for line in labels.read_text().splitlines() if line}
+
+
+def append_scene(out: Path, lines: list[dict], geometry: list[dict]) -> None:
+    with (out / "labels.jsonl").open("a") as handle:
+        handle.writelines(json.dumps(line) + "\n" for line in lines)
+    with (out / "geometry.jsonl").open("a") as handle:
+        handle.writelines(json.dumps(line) + "\n" for line in geometry)
+
+
+def run(out: Path, seed: int, count: int, jobs: int, chunk: int) -> None:
+    scenes = plan(seed, count)
+    raw_root = out / "raw"
+    raw_root.mkdir(parents=True, exist_ok=True)
+    done = finished_ids(out)
+    todo = [s for s in scenes if s["id"] not in done]
+    running: list[tuple[subprocess.Popen, list[dict]]] = []
+    while todo or running:
+        while todo and len(running) < jobs:
+            kind = todo[0]["kind"]
+            batch = [s for s in todo if s["kind"] == kind][:chunk]
+            for scene in batch:
+                todo.remove(scene)
+            running.append((blender_job(batch, raw_root), batch))
+        process, batch = running.pop(0)
+        process.wait()
+        for scene in batch:
+            raw_dir = raw_root / scene["id"]
+            if not (raw_dir / "done").exists():
+                print(f"{scene['id']}: Blender failed (see {raw_root}/{batch[0]['id']}.log)",
+                      file=sys.stderr)
+                continue
+            lines, geometry = finish_scene(scene, raw_dir, out)
+            append_scene(out, lines, geometry)
+            shutil.rmtree(raw_dir)
+            done.add(scene["id"])
+        write_manifest(out, seed, scenes, done)
+        print(f"{len(done)}/{len(scenes)} scenes finished", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True,
+                        help="the set's folder (outside the repository)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--scenes", type=int, default=1000)
+    parser.add_argument("--jobs", type=int, default=2, help="Blender processes, one thread each")
+    parser.add_argument("--chunk", type=int, default=2, help="scenes per Blender process")
+    args = parser.parse_args(argv)
+    if shutil.which("blender") is None:
+        print("blender is not installed (apt-get install blender)", file=sys.stderr)
+        return 2
+    run(args.out, args.seed, args.scenes, args.jobs, args.chunk)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
