@@ -24,6 +24,7 @@ import random
 import shutil
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,9 +32,9 @@ import cv2
 import numpy as np
 
 BLENDER_SCRIPT = Path(__file__).with_name("blender_scene.py")
-APPLIANCE_SIZE = (1024, 768)  # the appliance's own frame size
-GENERIC_SIZE = (640, 480)  # phone photos are read scaled down; cheaper to render many
-APPLIANCE_SAMPLES, GENERIC_SAMPLES = 12, 16
+APPLIANCE_SIZE = (800, 600)  # dice 25-60 px: the reader scales frames to the die size
+GENERIC_SIZE = (512, 384)  # phone photos are read scaled down: cheaper, so more of them
+APPLIANCE_SAMPLES, GENERIC_SAMPLES = 10, 12
 APPLIANCE_ROLLS, GENERIC_ROLLS = 4, 2
 # A pip is taken as seen when its median differs from the face's by this much in some channel
 # (8-bit): a person reads pips at about this contrast; under it the lamp or the dark took them.
@@ -331,8 +332,11 @@ def run(out: Path, seed: int, count: int, jobs: int, chunk: int) -> None:
             for scene in batch:
                 todo.remove(scene)
             running.append((blender_job(batch, raw_root), batch))
-        process, batch = running.pop(0)
-        process.wait()
+        while all(process.poll() is None for process, _ in running):
+            time.sleep(1.0)
+        finished = next(job for job in running if job[0].poll() is not None)
+        running.remove(finished)
+        batch = finished[1]
         for scene in batch:
             raw_dir = raw_root / scene["id"]
             if not (raw_dir / "done").exists():

@@ -1,0 +1,146 @@
+"""Finding the dice: a small centre-heatmap network, run at the scale its training made it sure at.
+
+Trained by ``training/train_detector.py`` (PyTorch there only) and shipped as
+``models/dice-detector.onnx`` with its model card; OpenCV's dnn module runs it. The network is
+fully convolutional: it takes a frame of any size (a multiple of :data:`CANVAS_STEP`) and
+answers, at a quarter of its resolution, how likely each cell holds a die's centre, the die's
+log width and height, and where in the cell the centre lies.
+
+It learnt dice between :data:`TRAINED_SIDES` pixels across, so the frame is scaled first so that
+its dice come out at :data:`TARGET_SIDE_PX`: with a calibration the die's side is known; without
+one a first look at the whole frame, :data:`FIRST_LOOK_PX` on its longer side, measures the
+dice, and the frame is looked at again at the right scale when they came out outside that range.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from pi_reader.vision import weights
+
+Box = tuple[float, float, float, float]  # x, y, w, h in (sub)pixels
+
+MODEL_FILE = "dice-detector.onnx"
+STRIDE = 4  # the heatmap's cell, in input pixels
+CANVAS_STEP = 16  # the net halves its input four times on its deepest path
+# The die sides (input pixels) the net was trained on (training/train_detector.py draws them
+# log-uniformly); TARGET_SIDE_PX is their geometric middle, where it is surest.
+TRAINED_SIDES = (10.0, 40.0)
+TARGET_SIDE_PX = 20.0
+# Without a calibration the whole frame is first seen at this size: dice from a twentieth to a
+# fortieth of the frame's width come out inside TRAINED_SIDES at once.
+FIRST_LOOK_PX = 384
+# The frame is never scaled to more than this on its longer side (the cost grows with its area).
+LARGEST_INPUT_PX = 1024
+# A cell is a die's centre when its heatmap value is a local maximum at least this high
+# (chosen on the validation splits: the value that makes the most dice with the fewest
+# phantoms there; the face classifier then refuses what is not a die).
+PEAK_THRESHOLD = 0.3
+# Two peaks closer than this share of the stronger die's side are one die.
+SAME_DIE = 0.5
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One die found: its box (x, y, w, h, whole die, frame pixels) and the heatmap's value."""
+
+    box: Box
+    score: float
+
+    @property
+    def side(self) -> float:
+        return math.sqrt(self.box[2] * self.box[3])
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        x, y, w, h = self.box
+        return (x + w / 2.0, y + h / 2.0)
+
+
+class DetectorMissing(FileNotFoundError):
+    """The detector's weights are not installed: the reader cannot find dice without them."""
+
+
+class Detector:
+    """The shipped detector. Each thread gets its own network (a cv2.dnn.Net is not safe to run
+    from two threads at once), loaded the first time that thread asks."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or weights.shipped(MODEL_FILE)
+        if not self.path.is_file():
+            raise DetectorMissing(f"the dice detector's weights are missing: {self.path}")
+        self._local = threading.local()
+
+    def _net(self) -> cv2.dnn.Net:
+        net = getattr(self._local, "net", None)
+        if net is None:
+            net = cv2.dnn.readNetFromONNX(str(self.path))
+            self._local.net = net
+        return net
+
+    def detect(self, frame_bgr: np.ndarray, die_side_px: float | None = None) -> list[Detection]:
+        """Every die in the frame. ``die_side_px`` is the die's side when a calibration knows
+        it; without it the frame's own dice set the scale."""
+        h, w = frame_bgr.shape[:2]
+        if die_side_px is not None:
+            return self.detect_at(frame_bgr, _bounded_scale(TARGET_SIDE_PX / die_side_px, w, h))
+        first_scale = FIRST_LOOK_PX / max(w, h)
+        found = self.detect_at(frame_bgr, first_scale)
+        if not found:
+            return found
+        side = float(np.median([d.side for d in found])) * first_scale
+        if TRAINED_SIDES[0] <= side <= TRAINED_SIDES[1]:
+            return found
+        return self.detect_at(frame_bgr, _bounded_scale(first_scale * TARGET_SIDE_PX / side, w, h))
+
+    def detect_at(self, frame_bgr: np.ndarray, scale: float) -> list[Detection]:
+        """The dice the net sees in the frame scaled by ``scale``, in frame pixels."""
+        h, w = frame_bgr.shape[:2]
+        in_w = max(CANVAS_STEP, math.ceil(w * scale / CANVAS_STEP) * CANVAS_STEP)
+        in_h = max(CANVAS_STEP, math.ceil(h * scale / CANVAS_STEP) * CANVAS_STEP)
+        scaled = cv2.resize(frame_bgr, (max(1, round(w * scale)), max(1, round(h * scale))),
+                            interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+        canvas = cv2.copyMakeBorder(scaled, 0, in_h - scaled.shape[0], 0, in_w - scaled.shape[1],
+                                    cv2.BORDER_REPLICATE)
+        net = self._net()
+        net.setInput(network_input(canvas))
+        maps = np.asarray(net.forward())[0]
+        return [Detection(_unscaled(d.box, scale), d.score) for d in decode(maps)]
+
+
+def network_input(canvas_bgr: np.ndarray) -> np.ndarray:
+    """The canvas as the net takes it: RGB order kept as BGR, 0..1, NCHW float32."""
+    return cv2.dnn.blobFromImage(canvas_bgr, 1.0 / 255.0)
+
+
+def decode(maps: np.ndarray, threshold: float = PEAK_THRESHOLD) -> list[Detection]:
+    """Dice from the net's maps (5 x H/4 x W/4: heat, log w, log h, offset x, offset y), in
+    input pixels, strongest first, one per die."""
+    heat = maps[0]
+    peaks = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    found: list[Detection] = []
+    for iy, ix in sorted(zip(*np.nonzero(peaks), strict=True), key=lambda p: -heat[p]):
+        cx = (ix + 0.5 + float(maps[3, iy, ix])) * STRIDE
+        cy = (iy + 0.5 + float(maps[4, iy, ix])) * STRIDE
+        bw, bh = math.exp(float(maps[1, iy, ix])), math.exp(float(maps[2, iy, ix]))
+        near = [d for d in found
+                if abs(d.centre[0] - cx) < SAME_DIE * d.box[2]
+                and abs(d.centre[1] - cy) < SAME_DIE * d.box[3]]
+        if not near:
+            found.append(Detection((cx - bw / 2, cy - bh / 2, bw, bh), float(heat[iy, ix])))
+    return found
+
+
+def _bounded_scale(scale: float, w: int, h: int) -> float:
+    return min(scale, LARGEST_INPUT_PX / max(w, h))
+
+
+def _unscaled(box: Box, scale: float) -> Box:
+    x, y, w, h = box
+    return (x / scale, y / scale, w / scale, h / scale)

@@ -1,0 +1,129 @@
+"""Reading a die's top face: a small classifier over a patch cut round the die's box.
+
+Trained by ``training/train_faces.py`` and shipped as ``models/face-classifier.onnx`` with its
+model card. Its classes are :data:`NOT_A_DIE` (the finder boxed the table, a coin, a screw head
+or two dice at once), the values 1 to 6, and :data:`UNREADABLE` (a die whose top face nobody could
+read: leaning on another, pips washed out by the lamp or hidden by a neighbour). It was trained
+on patches cut exactly as :func:`face_patch` cuts them, with the box errors the detector makes,
+so the reader only has to ask it.
+
+A face is read from :data:`VIEWS` turns of its patch at once: pips do not care how a die lies,
+so a value the network gives for one turn and not another is a doubt, and the reader refuses
+doubts. The answer is the mean of the turns' probabilities.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from pi_reader.vision import weights
+
+Box = tuple[float, float, float, float]  # x, y, w, h in (sub)pixels
+
+MODEL_FILE = "face-classifier.onnx"
+INPUT_PX = 40
+NOT_A_DIE = 0
+UNREADABLE = 7
+CLASS_COUNT = 8
+# The patch is this many times the box's longer side: the whole die and a rim of what is round
+# it, so that a box a sixth of a die off (the detector's 95th percentile on the validation
+# splits) still shows the whole top face.
+PATCH_OF_BOX = 1.3
+# The quarter turns read of every patch (0: as cut; 1..3: a quarter turn more each).
+VIEWS = (0, 1, 2, 3)
+# The least contrast standardisation divides by (8-bit grey levels): a blank patch (tray, a
+# clipped face) keeps its flatness instead of having its noise blown up into "pips".
+MIN_PATCH_SPREAD = 4.0
+
+
+@dataclass(frozen=True)
+class FaceReading:
+    """A top face as the classifier reads it: ``value`` 1..6 or None, and how sure it is."""
+
+    value: int | None  # None: not read (see ``is_die``)
+    confidence: float  # the mean probability over the turns of the best class
+    agreement: float  # the least probability any one turn gave the best class
+    is_die: bool  # False when the best class is NOT_A_DIE
+
+
+class ClassifierMissing(FileNotFoundError):
+    """The face classifier's weights are not installed: no face can be read without them."""
+
+
+class FaceClassifier:
+    """The shipped classifier; one cv2.dnn.Net per thread (a Net is not safe to share)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or weights.shipped(MODEL_FILE)
+        if not self.path.is_file():
+            raise ClassifierMissing(f"the face classifier's weights are missing: {self.path}")
+        self._local = threading.local()
+
+    def _net(self) -> cv2.dnn.Net:
+        net = getattr(self._local, "net", None)
+        if net is None:
+            net = cv2.dnn.readNetFromONNX(str(self.path))
+            self._local.net = net
+        return net
+
+    def probabilities(self, patches: list[np.ndarray]) -> np.ndarray:
+        """Class probabilities (n, CLASS_COUNT) of INPUT_PX square BGR patches."""
+        if not patches:
+            return np.zeros((0, CLASS_COUNT), np.float32)
+        net = self._net()
+        net.setInput(network_input(patches))
+        logits = np.asarray(net.forward(), np.float64).reshape(len(patches), CLASS_COUNT)
+        logits -= logits.max(axis=1, keepdims=True)
+        exp = np.exp(logits)
+        return (exp / exp.sum(axis=1, keepdims=True)).astype(np.float32)
+
+    def read(self, frame_bgr: np.ndarray, boxes: list[Box]) -> list[FaceReading]:
+        """The top face in each box of the frame, all turns of all dice in one pass."""
+        patches = [face_patch(frame_bgr, box) for box in boxes]
+        views = [np.ascontiguousarray(np.rot90(p, k)) for p in patches for k in VIEWS]
+        per_view = self.probabilities(views).reshape(len(boxes), len(VIEWS), CLASS_COUNT)
+        readings = []
+        for views_of_die in per_view:
+            mean = views_of_die.mean(axis=0)
+            best = int(np.argmax(mean))
+            value = best if 1 <= best <= 6 else None
+            readings.append(FaceReading(value, float(mean[best]),
+                                        float(views_of_die[:, best].min()), best != NOT_A_DIE))
+        return readings
+
+
+def face_patch(frame_bgr: np.ndarray, box: Box) -> np.ndarray:
+    """The INPUT_PX square patch the classifier reads for ``box``: PATCH_OF_BOX times the box's
+    longer side, centred on the box, the frame's edge repeated where the patch leaves it."""
+    x, y, w, h = box
+    side = max(2, round(PATCH_OF_BOX * max(w, h, 1.0)))
+    left, top = round(x + w / 2.0 - side / 2.0), round(y + h / 2.0 - side / 2.0)
+    crop = _square(frame_bgr, left, top, side)
+    # Area averaging when shrinking keeps a large die's pips instead of aliasing them away.
+    shrink = cv2.INTER_AREA if side > INPUT_PX else cv2.INTER_LINEAR
+    return cv2.resize(crop, (INPUT_PX, INPUT_PX), interpolation=shrink)
+
+
+def _square(frame_bgr: np.ndarray, left: int, top: int, side: int) -> np.ndarray:
+    height, width = frame_bgr.shape[:2]
+    x0, y0 = max(0, left), max(0, top)
+    x1, y1 = min(width, left + side), min(height, top + side)
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros((side, side, 3), np.uint8)
+    return cv2.copyMakeBorder(frame_bgr[y0:y1, x0:x1], y0 - top, top + side - y1,
+                              x0 - left, left + side - x1, cv2.BORDER_REPLICATE)
+
+
+def network_input(patches: list[np.ndarray]) -> np.ndarray:
+    """Patches as the net takes them: float NCHW, each standardised by its own mean colour and
+    contrast, so the lamp's colour and the exposure are mostly gone before the net sees them."""
+    data = np.stack(patches).astype(np.float32)
+    data -= data.reshape(len(patches), -1, 3).mean(axis=1)[:, None, None, :]
+    spread = data.reshape(len(patches), -1).std(axis=1)
+    data /= np.maximum(spread, MIN_PATCH_SPREAD)[:, None, None, None]
+    return np.ascontiguousarray(data.transpose(0, 3, 1, 2))

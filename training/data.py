@@ -1,0 +1,173 @@
+"""Labelled frames and dice for training, from the shared real sets and the generated scenes.
+
+Only the frames a split allows are loaded (``training/splits.py``): the training scripts ask for
+``train``, and choose on ``validation``; the qwixx-rendered sets are never loaded here.
+
+Frames are kept as JPEG bytes scaled so that no side exceeds ``max_side`` (a 2736 px photo's
+dice are then still over 40 px, more than either network needs), decoded when a batch is cut:
+thousands of frames fit in memory that way. Dice are kept as *context crops*: a square of twice
+the box's longer side round its centre, scaled to ``CONTEXT_PX``, so a face patch can be cut from
+one with any box error the reader's finder makes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from splits import Split, is_generated, select, shared_set
+
+from pi_reader.vision import faces
+from pi_reader.vision.recorded import RecordedSet, load_recorded_set
+
+REAL_SETS = ("real-d6-overhead", "real-d6-gamedice", "real-d6-fisheye")
+CONTEXT_PX = 128  # a context crop's side: the box's longer side is half of it
+NOT_A_DIE = faces.NOT_A_DIE  # the face classifier's class for "the finder boxed no one die"
+UNREADABLE = faces.UNREADABLE  # ...and for "a die whose top face nobody could read"
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One labelled frame, scaled by ``scale``; boxes are (x, y, w, h) in scaled pixels."""
+
+    set_name: str
+    image: str
+    jpeg: bytes
+    scale: float
+    boxes: np.ndarray  # (n, 4) float32
+    values: tuple[int | None, ...]  # None: a face no one can read
+    colours: tuple[str | None, ...]
+    generated: bool
+
+    def decode(self) -> np.ndarray:
+        return cv2.imdecode(np.frombuffer(self.jpeg, np.uint8), cv2.IMREAD_COLOR)
+
+
+@dataclass(frozen=True)
+class Die:
+    """One labelled die's context crop; ``label`` 1..6, or UNREADABLE."""
+
+    set_name: str
+    image: str
+    crop: np.ndarray  # CONTEXT_PX square BGR, the die's box centred and half as wide
+    box_side: float  # the box's longer side in crop pixels (CONTEXT_PX / 2)
+    aspect: float  # the box's width / height
+    label: int  # 1..6, UNREADABLE or NOT_A_DIE
+
+
+def open_set(datasets: Path, path_or_name: str) -> RecordedSet:
+    """A shared set by name (its folder under ``datasets``) or a generated set by its folder."""
+    folder = Path(path_or_name)
+    if folder.is_dir() and is_generated(folder):
+        return load_recorded_set(folder)
+    return shared_set(datasets, path_or_name)
+
+
+def load_frames(recorded: RecordedSet, split: Split, max_side: int = 1024,
+                scenes: int | None = None) -> list[Frame]:
+    """The frames of ``recorded`` in ``split``, with every die (readable or not) boxed; of a
+    generated set only its first ``scenes`` scenes (by index) when given, so that a model card
+    can name exactly the scenes a model learnt from while the set is still being rendered."""
+    frames = []
+    generated = is_generated(recorded.root)
+    for frame in select(recorded, split).frames:
+        if generated and scenes is not None and scene_index(frame.scenario) >= scenes:
+            continue
+        image = cv2.imread(str(frame.path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise ValueError(f"{frame.path}: not an image")
+        scale = min(1.0, max_side / max(image.shape[:2]))
+        if scale < 1.0:
+            image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        assert ok
+        boxes = np.array([d.box for d in frame.dice], np.float32).reshape(-1, 4) * scale
+        frames.append(Frame(recorded.name if not generated else recorded.root.name, frame.image,
+                            jpeg.tobytes(), scale, boxes,
+                            tuple(d.value for d in frame.dice),
+                            tuple(d.colour for d in frame.dice), generated))
+    return frames
+
+
+def scene_index(scenario: str | None) -> int:
+    """A generated scene's index: the digits of its name (``a00012`` is scene 12)."""
+    return int("".join(c for c in scenario or "" if c.isdigit()))
+
+
+def context_crop(image: np.ndarray, box: Iterable[float]) -> np.ndarray:
+    """The square of twice the box's longer side round its centre, scaled to CONTEXT_PX."""
+    x, y, w, h = box
+    side = 2.0 * max(w, h)
+    scale = CONTEXT_PX / side
+    cx, cy = x + w / 2.0, y + h / 2.0
+    matrix = np.array([[scale, 0, CONTEXT_PX / 2 - cx * scale],
+                       [0, scale, CONTEXT_PX / 2 - cy * scale]], np.float64)
+    return cv2.warpAffine(image, matrix, (CONTEXT_PX, CONTEXT_PX),
+                          flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def dice_of(frames: Iterable[Frame]) -> list[Die]:
+    """Every die of the frames as a context crop, its value or UNREADABLE as label."""
+    dice = []
+    for frame in frames:
+        image = frame.decode()
+        for box, value in zip(frame.boxes, frame.values, strict=True):
+            if min(box[2], box[3]) < 4:
+                continue
+            dice.append(Die(frame.set_name, frame.image, context_crop(image, box),
+                            CONTEXT_PX / 2.0, float(box[2] / max(box[3], 1e-3)),
+                            UNREADABLE if value is None else value))
+    return dice
+
+
+def background_crops(frames: Iterable[Frame], per_frame: int, rng: np.random.Generator
+                     ) -> list[Die]:
+    """Squares of the frames that hold no die (the table, a tray's wall, a coin), sized like the
+    frame's dice: what the classifier must answer NOT_A_DIE for when a finder errs."""
+    crops = []
+    for frame in frames:
+        if len(frame.boxes) == 0:
+            continue
+        image = frame.decode()
+        h, w = image.shape[:2]
+        side = float(np.median(np.maximum(frame.boxes[:, 2], frame.boxes[:, 3])))
+        for _ in range(per_frame * 4):
+            if len([c for c in crops if c.image == frame.image]) >= per_frame:
+                break
+            x, y = rng.uniform(0, w - side), rng.uniform(0, h - side)
+            box = np.array([x, y, side, side], np.float32)
+            if _overlaps_any(box, frame.boxes, 0.05):
+                continue
+            crops.append(Die(frame.set_name, frame.image, context_crop(image, box), CONTEXT_PX / 2,
+                             1.0, NOT_A_DIE))
+    return crops
+
+
+def _overlaps_any(box: np.ndarray, boxes: np.ndarray, most: float) -> bool:
+    x0 = np.maximum(box[0], boxes[:, 0])
+    y0 = np.maximum(box[1], boxes[:, 1])
+    x1 = np.minimum(box[0] + box[2], boxes[:, 0] + boxes[:, 2])
+    y1 = np.minimum(box[1] + box[3], boxes[:, 1] + boxes[:, 3])
+    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    return bool((inter > most * box[2] * box[3]).any())
+
+
+def describe(frames: list[Frame]) -> dict[str, dict[str, int]]:
+    """Frames and dice per set, for the model card."""
+    out: dict[str, dict[str, int]] = {}
+    for frame in frames:
+        entry = out.setdefault(frame.set_name, {"frames": 0, "dice": 0, "unreadable": 0})
+        entry["frames"] += 1
+        entry["dice"] += len(frame.values)
+        entry["unreadable"] += sum(v is None for v in frame.values)
+    return out
+
+
+def write_card(path: Path, card: dict) -> None:
+    """The model card beside an ONNX file: what it learnt from, how, and how well it did."""
+    path.write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,253 @@
+"""Train the top-face classifier and export it to ONNX with its model card.
+
+    python training/train_faces.py --datasets ../shared/datasets --generated /work/renders/dr1 \
+        --steps 10000 --seed 1 --out models/face-classifier.onnx
+
+A fixed number of steps from a seed (never a time budget). PyTorch is needed here only; the
+reader runs the ONNX file with OpenCV (``pi_reader.vision.faces``).
+
+Data: every die of the training splits (generated scenes and the real sets; never a
+qwixx-rendered frame) as a context crop, labelled with its value or, for a face nobody can read
+(washed out, cocked, hidden, outside the frame), UNREADABLE; plus NOT_A_DIE examples of what a
+finder may wrongly box: squares of table, tray and distractors, and boxes round two touching
+dice. Each draw cuts the patch as the reader does (``faces.face_patch``) from a box moved and
+resized as the detector's boxes are, turned any way, and recoloured as another camera would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from data import (
+    CONTEXT_PX,
+    NOT_A_DIE,
+    REAL_SETS,
+    Die,
+    Frame,
+    background_crops,
+    context_crop,
+    describe,
+    dice_of,
+    load_frames,
+    open_set,
+    write_card,
+)
+from torch import nn
+from train_detector import recolour
+
+from pi_reader.vision import faces
+
+REAL_SHARE = {"real-d6-overhead": 0.15, "real-d6-gamedice": 0.2, "real-d6-fisheye": 0.15}
+BOX_SHIFT = 0.12  # the largest box centre error drawn, in box sides
+BOX_SCALE = (0.85, 1.3)  # the box sizes drawn, against the labelled box
+
+
+def conv(cin: int, cout: int) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))
+
+
+class FaceNet(nn.Module):
+    """Three conv blocks down to 5 x 5, then a small dense head: where the pips are matters."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            conv(3, 16), conv(16, 16), nn.MaxPool2d(2),
+            conv(16, 32), conv(32, 32), nn.MaxPool2d(2),
+            conv(32, 64), conv(64, 64), nn.MaxPool2d(2))
+        side = faces.INPUT_PX // 8
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * side * side, 96),
+                                  nn.ReLU(inplace=True), nn.Linear(96, faces.CLASS_COUNT))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x))
+
+
+def pair_boxes(frames: list[Frame]) -> list[Die]:
+    """Boxes round two touching dice, as a finder that merged them would give: NOT_A_DIE."""
+    out = []
+    for frame in frames:
+        boxes = frame.boxes
+        pairs = []
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                ca, cb = a[:2] + a[2:] / 2, b[:2] + b[2:] / 2
+                if np.hypot(*(ca - cb)) < 1.4 * max(a[2], a[3], b[2], b[3]):
+                    pairs.append((i, j))
+        if not pairs:
+            continue
+        image = frame.decode()
+        for i, j in pairs[:3]:
+            a, b = boxes[i], boxes[j]
+            x0, y0 = min(a[0], b[0]), min(a[1], b[1])
+            x1, y1 = max(a[0] + a[2], b[0] + b[2]), max(a[1] + a[3], b[1] + b[3])
+            union = np.array([x0, y0, x1 - x0, y1 - y0], np.float32)
+            out.append(Die(frame.set_name, frame.image, context_crop(image, union),
+                           CONTEXT_PX / 2, float(union[2] / union[3]), NOT_A_DIE))
+    return out
+
+
+def draw(die: Die, rng: random.Random) -> np.ndarray:
+    """One training patch of ``die``: box error, any turn, another camera."""
+    side = die.box_side  # the longer side; aspect is width / height
+    w, h = (side, side / die.aspect) if die.aspect >= 1 else (side * die.aspect, side)
+    scale = rng.uniform(*BOX_SCALE)
+    w *= scale * math.exp(rng.uniform(-0.1, 0.1))
+    h *= scale * math.exp(rng.uniform(-0.1, 0.1))
+    cx = CONTEXT_PX / 2 + rng.uniform(-BOX_SHIFT, BOX_SHIFT) * side
+    cy = CONTEXT_PX / 2 + rng.uniform(-BOX_SHIFT, BOX_SHIFT) * side
+    crop = die.crop
+    angle = rng.uniform(0, 360)
+    if rng.random() < 0.7:
+        turn = cv2.getRotationMatrix2D((CONTEXT_PX / 2, CONTEXT_PX / 2), angle, 1.0)
+        crop = cv2.warpAffine(crop, turn, (CONTEXT_PX, CONTEXT_PX), borderMode=cv2.BORDER_REFLECT)
+    if rng.random() < 0.5:
+        crop = crop[:, ::-1]
+    patch = faces.face_patch(np.ascontiguousarray(crop), (cx - w / 2, cy - h / 2, w, h))
+    return recolour(patch, rng)
+
+
+class Sampler:
+    def __init__(self, sources: dict[str, list[Die]], rng: random.Random) -> None:
+        self.sources = {k: v for k, v in sources.items() if v}
+        shares = {k: REAL_SHARE.get(k, 0.0) for k in self.sources}
+        generated = [k for k in self.sources if k not in REAL_SHARE]
+        for k in generated:
+            shares[k] = (1.0 - sum(REAL_SHARE.get(n, 0.0) for n in self.sources)) / len(generated)
+        self.names = list(self.sources)
+        self.weights = [shares[k] for k in self.names]
+        self.rng = rng
+
+    def batch(self, size: int) -> tuple[torch.Tensor, torch.Tensor]:
+        patches, labels = [], []
+        for _ in range(size):
+            name = self.rng.choices(self.names, self.weights)[0]
+            die = self.rng.choice(self.sources[name])
+            patches.append(draw(die, self.rng))
+            labels.append(die.label)
+        return (torch.from_numpy(faces.network_input(patches)),
+                torch.tensor(labels, dtype=torch.long))
+
+
+def train(net: FaceNet, sampler: Sampler, steps: int, batch: int, lr: float) -> None:
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+    loss_of = nn.CrossEntropyLoss(label_smoothing=0.05)
+    start = time.time()
+    for step in range(1, steps + 1):
+        for group in opt.param_groups:
+            group["lr"] = lr * min(1.0, step / 300) * 0.5 * (1 + math.cos(math.pi * step / steps))
+        x, y = sampler.batch(batch)
+        loss = loss_of(net(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % 200 == 0:
+            print(f"step {step}/{steps} {time.time() - start:.0f}s loss {loss.item():.3f}",
+                  flush=True)
+
+
+def export(net: FaceNet, out: Path) -> None:
+    net.eval()
+    side = faces.INPUT_PX
+    torch.onnx.export(net, torch.zeros(1, 3, side, side), str(out), input_names=["patch"],
+                      output_names=["logits"], opset_version=13, dynamo=False,
+                      dynamic_axes={"patch": {0: "batch"}, "logits": {0: "batch"}})
+
+
+def validate(model: Path, frames: dict[str, list[Frame]]) -> dict[str, dict]:
+    """Per validation source, on the labelled boxes read through the product code: readable
+    faces right / wrong / refused, and unreadable faces refused, at each confidence floor."""
+    classifier = faces.FaceClassifier(model)
+    figures: dict[str, dict] = {}
+    for name, rows in frames.items():
+        readings: list[tuple[int | None, faces.FaceReading]] = []
+        for frame in rows:
+            image = frame.decode()
+            boxes = [tuple(float(v) for v in b) for b in frame.boxes]
+            got = classifier.read(image, boxes)  # type: ignore[arg-type]
+            readings += list(zip(frame.values, got, strict=True))
+        entry: dict[str, object] = {"dice": len(readings),
+                                    "unreadable": sum(v is None for v, _ in readings)}
+        for floor in (0.5, 0.6, 0.7, 0.8, 0.9):
+            readable = [(v, r) for v, r in readings if v is not None]
+            taken = [(v, r) for v, r in readable if r.value is not None and r.confidence >= floor]
+            wrong = sum(v != r.value for v, r in taken)
+            guessed = sum(1 for v, r in readings if v is None and r.value is not None
+                          and r.confidence >= floor)
+            dropped = sum(1 for v, r in readings if not r.is_die)
+            entry[f"floor {floor}"] = {
+                "right": round((len(taken) - wrong) / max(len(readable), 1), 4),
+                "wrong": wrong, "refused": len(readable) - len(taken),
+                "unreadable_guessed": guessed, "called_not_a_die": dropped}
+        figures[name] = entry
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--datasets", type=Path, required=True, help="the shared sets' folder")
+    parser.add_argument("--generated", type=Path, action="append", default=[],
+                        help="a generated set's folder (training/render_scenes.py); repeatable")
+    parser.add_argument("--scenes", type=int, help="use a generated set's first N scenes only")
+    parser.add_argument("--steps", type=int, default=10000)
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=Path("models") / faces.MODEL_FILE)
+    args = parser.parse_args(argv)
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    sets = [open_set(args.datasets, name) for name in REAL_SETS]
+    sets += [open_set(args.datasets, str(path)) for path in args.generated]
+    train_frames = {s.root.name: load_frames(s, "train", scenes=args.scenes) for s in sets}
+    valid_frames = {s.root.name: load_frames(s, "validation", scenes=args.scenes) for s in sets}
+    crops_rng = np.random.default_rng(args.seed)
+    sources = {name: dice_of(rows) + background_crops(rows, 2, crops_rng) + pair_boxes(rows)
+               for name, rows in train_frames.items()}
+    counts = {name: {str(label): sum(d.label == label for d in dice)
+                     for label in range(faces.CLASS_COUNT)} for name, dice in sources.items()}
+    print(counts, flush=True)
+    net = FaceNet()
+    started = time.time()
+    train(net, Sampler(sources, random.Random(args.seed)), args.steps, args.batch, args.lr)
+    minutes = (time.time() - started) / 60
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(net.state_dict(), args.out.with_suffix(".pt"))
+    export(net, args.out)
+    write_card(args.out.with_suffix(".json"), {
+        "model": args.out.name, "what": "top face of one die: not a die (0), 1..6, or a die "
+        "nobody could read (7), "
+        f"from a {faces.INPUT_PX} px patch of {faces.PATCH_OF_BOX} x the box's longer side",
+        "command": "python training/train_faces.py " + " ".join(sys.argv[1:] if argv is None
+                                                                else argv),
+        "seed": args.seed, "steps": args.steps, "batch": args.batch,
+        "input_px": faces.INPUT_PX, "parameters": sum(p.numel() for p in net.parameters()),
+        "size_bytes": args.out.stat().st_size, "training_minutes": round(minutes, 1),
+        "train_data": {"frames": describe([f for v in train_frames.values() for f in v]),
+                       "patches_by_class": counts,
+                       "source_shares": REAL_SHARE | {"generated": "the rest"},
+                       "generated_manifests": [str(p / "manifest.json") for p in args.generated],
+                       "generated_scenes": args.scenes},
+        "augmentation": {"box_shift_of_side": BOX_SHIFT, "box_scale": BOX_SCALE,
+                         "turn": "any angle (70 %), mirror (50 %)", "camera": "see recolour"},
+        "validation_on_label_boxes": validate(args.out, valid_frames),
+    })
+    print(f"wrote {args.out} and its card after {args.steps} steps ({minutes:.0f} min)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
