@@ -278,14 +278,14 @@ class TestCommand:
     ) -> None:
         monkeypatch.setattr(doctor, "run_checks", lambda settings, state_dir: [])
         assert main(["doctor", "--config", str(self.example())]) == 0
-        assert "OK       weights   pip classifier and dice detector installed" in (
+        assert "OK       weights   dice detector and face classifier installed" in (
             capsys.readouterr().out
         )
-        gone = [Path("/nowhere/pips_cnn.onnx")]
+        gone = [Path("/nowhere/face-classifier.onnx")]
         monkeypatch.setattr(weights, "missing", lambda: gone)
         assert main(["doctor", "--config", str(self.example())]) == 1
         out = capsys.readouterr().out
-        assert "MISSING  weights   /nowhere/pips_cnn.onnx not found" in out
+        assert "MISSING  weights   /nowhere/face-classifier.onnx not found" in out
         assert "fix: reinstall pi-reader" in out
 
     def test_a_broken_config(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

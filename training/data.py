@@ -13,16 +13,19 @@ one with any box error the reader's finder makes.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
-from splits import Split, is_generated, select, shared_set
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
 
 from pi_reader.vision import faces
 from pi_reader.vision.recorded import RecordedSet, load_recorded_set
+from training.splits import Split, is_generated, select, shared_set
 
 REAL_SETS = ("real-d6-overhead", "real-d6-gamedice", "real-d6-fisheye")
 CONTEXT_PX = 128  # a context crop's side: the box's longer side is half of it

@@ -13,7 +13,7 @@ and started again: scenes already finished are kept, so a run that was cut short
 it stopped, and the same seed always gives the same scenes.
 
 The set's ``manifest.json`` holds the seed, the counts, the parameter ranges and the split rule
-(by scene: see ``scene_split``): a scene is wholly train, validation or test.
+(by scene: ``splits.scene_split``): a scene is wholly train, validation or test.
 """
 
 from __future__ import annotations
@@ -31,10 +31,31 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
+
+from training.splits import scene_split
+
 BLENDER_SCRIPT = Path(__file__).with_name("blender_scene.py")
-APPLIANCE_SIZE = (800, 600)  # dice 25-60 px: the reader scales frames to the die size
-GENERIC_SIZE = (512, 384)  # phone photos are read scaled down: cheaper, so more of them
-APPLIANCE_SAMPLES, GENERIC_SAMPLES = 10, 12
+
+
+@dataclass(frozen=True)
+class Quality:
+    """Frame sizes and path-tracing samples of the two kinds of scene."""
+
+    appliance_size: tuple[int, int] = (800, 600)  # dice 25-60 px: frames are scaled to the die
+    generic_size: tuple[int, int] = (512, 384)  # photos are read scaled down: cheaper, more
+    appliance_samples: int = 10
+    generic_samples: int = 12
+
+    def size(self, kind: str) -> tuple[int, int]:
+        return self.appliance_size if kind == "appliance" else self.generic_size
+
+    def samples(self, kind: str) -> int:
+        return self.appliance_samples if kind == "appliance" else self.generic_samples
+
+
+# What a test renders: a few pixels and one sample, to check the pipeline, not the pictures.
+SMOKE = Quality((96, 72), (64, 48), 1, 1)
 APPLIANCE_ROLLS, GENERIC_ROLLS = 4, 2
 # A pip is taken as seen when its median differs from the face's by this much in some channel
 # (8-bit): a person reads pips at about this contrast; under it the lamp or the dark took them.
@@ -61,12 +82,6 @@ PARAMETER_RANGES = {
                       "gamma": [1.8, 2.6], "noise": "shot and read noise",
                       "blur_px": [0, 1.5], "vignetting": [0, 0.35], "jpeg_quality": [55, 95]},
 }
-
-
-def scene_split(index: int) -> str:
-    """Which split a scene belongs to: 3 in 20 test, 3 in 20 validation, the rest train."""
-    rest = index % 20
-    return "test" if rest < 3 else "validation" if rest < 6 else "train"
 
 
 def plan(seed: int, count: int) -> list[dict]:
@@ -266,12 +281,11 @@ def finish_scene(scene: dict, raw_dir: Path, out: Path) -> tuple[list[dict], lis
 
 # --- running Blender -----------------------------------------------------------------------
 
-def blender_job(scenes: list[dict], raw_root: Path) -> subprocess.Popen:
+def blender_job(scenes: list[dict], raw_root: Path, quality: Quality) -> subprocess.Popen:
     kind = scenes[0]["kind"]
-    width, height = APPLIANCE_SIZE if kind == "appliance" else GENERIC_SIZE
+    width, height = quality.size(kind)
     spec = {"out": str(raw_root), "width": width, "height": height,
-            "samples": APPLIANCE_SAMPLES if kind == "appliance" else GENERIC_SAMPLES,
-            "scenes": scenes}
+            "samples": quality.samples(kind), "scenes": scenes}
     spec_file = raw_root / f"{scenes[0]['id']}.spec.json"
     spec_file.write_text(json.dumps(spec))
     log = (raw_root / f"{scenes[0]['id']}.log").open("w")
@@ -280,7 +294,8 @@ def blender_job(scenes: list[dict], raw_root: Path) -> subprocess.Popen:
          "-P", str(BLENDER_SCRIPT), "--", str(spec_file)], stdout=log, stderr=subprocess.STDOUT)
 
 
-def write_manifest(out: Path, seed: int, scenes: list[dict], done: set[str]) -> None:
+def write_manifest(out: Path, seed: int, scenes: list[dict], done: set[str],
+                   quality: Quality) -> None:
     counts: dict[str, dict[str, int]] = {}
     for scene in scenes:
         if scene["id"] in done:
@@ -292,8 +307,8 @@ def write_manifest(out: Path, seed: int, scenes: list[dict], done: set[str]) -> 
                    f"--scenes {len(scenes)}",
         "seed": seed, "scenes_planned": len(scenes), "scenes_finished": len(done),
         "finished_by_split": counts,
-        "frame_size": {"appliance": APPLIANCE_SIZE, "generic": GENERIC_SIZE},
-        "samples": {"appliance": APPLIANCE_SAMPLES, "generic": GENERIC_SAMPLES},
+        "frame_size": {"appliance": quality.appliance_size, "generic": quality.generic_size},
+        "samples": {"appliance": quality.appliance_samples, "generic": quality.generic_samples},
         "frames_per_scene": {"appliance": 1 + APPLIANCE_ROLLS, "generic": GENERIC_ROLLS},
         "split_rule": "scene index mod 20: 0-2 test, 3-5 validation, else train",
         "unreadable_rule": {"min_pip_contrast": MIN_PIP_CONTRAST, "max_lean_deg": MAX_LEAN_DEG,
@@ -318,7 +333,8 @@ def append_scene(out: Path, lines: list[dict], geometry: list[dict]) -> None:
         handle.writelines(json.dumps(line) + "\n" for line in geometry)
 
 
-def run(out: Path, seed: int, count: int, jobs: int, chunk: int) -> None:
+def run(out: Path, seed: int, count: int, jobs: int, chunk: int,
+        quality: Quality = Quality()) -> None:
     scenes = plan(seed, count)
     raw_root = out / "raw"
     raw_root.mkdir(parents=True, exist_ok=True)
@@ -331,7 +347,7 @@ def run(out: Path, seed: int, count: int, jobs: int, chunk: int) -> None:
             batch = [s for s in todo if s["kind"] == kind][:chunk]
             for scene in batch:
                 todo.remove(scene)
-            running.append((blender_job(batch, raw_root), batch))
+            running.append((blender_job(batch, raw_root, quality), batch))
         while all(process.poll() is None for process, _ in running):
             time.sleep(1.0)
         finished = next(job for job in running if job[0].poll() is not None)
@@ -347,7 +363,7 @@ def run(out: Path, seed: int, count: int, jobs: int, chunk: int) -> None:
             append_scene(out, lines, geometry)
             shutil.rmtree(raw_dir)
             done.add(scene["id"])
-        write_manifest(out, seed, scenes, done)
+        write_manifest(out, seed, scenes, done, quality)
         print(f"{len(done)}/{len(scenes)} scenes finished", flush=True)
 
 

@@ -28,10 +28,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
-from data import REAL_SETS, Frame, describe, load_frames, open_set, write_card
 from torch import nn
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
+
 from pi_reader.vision import detector
+from training.data import REAL_SETS, Frame, describe, load_frames, open_set, write_card
 
 VIEW = 192
 STRIDE = detector.STRIDE

@@ -26,7 +26,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
-from data import (
+from torch import nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
+
+from pi_reader.vision import faces
+from training.data import (
     CONTEXT_PX,
     NOT_A_DIE,
     REAL_SETS,
@@ -40,10 +45,7 @@ from data import (
     open_set,
     write_card,
 )
-from torch import nn
-from train_detector import recolour
-
-from pi_reader.vision import faces
+from training.train_detector import recolour
 
 REAL_SHARE = {"real-d6-overhead": 0.15, "real-d6-gamedice": 0.2, "real-d6-fisheye": 0.15}
 BOX_SHIFT = 0.12  # the largest box centre error drawn, in box sides

@@ -52,16 +52,14 @@ def run_doctor(args: argparse.Namespace) -> int:
 
 
 def check_reader_weights() -> Check:
-    """The reader's trained weights are installed: without them it still runs, on its classical
-    readers, and refuses many more rolls, so the service would work badly without saying why."""
+    """The reader's trained weights are installed: without them no die can be read."""
     gone = weights.missing()
     if not gone:
-        return Check("weights", Status.OK, "pip classifier and dice detector installed")
+        return Check("weights", Status.OK, "dice detector and face classifier installed")
     return Check(
         "weights",
         Status.MISSING,
-        f"{', '.join(str(path) for path in gone)} not found: the reader falls back to its "
-        "classical readers, which find fewer dice, see more that are not there and refuse "
-        "more rolls",
+        f"{', '.join(str(path) for path in gone)} not found: the reader cannot find or read "
+        "dice without its trained networks",
         "reinstall pi-reader from a checkout that has models/ (sudo hardware/install.sh)",
     )

@@ -203,15 +203,17 @@ def _undecided(appliance: Appliance) -> bool:
     return isinstance(game, SheetGame) and bool(game.undecided())
 
 
-def _warn_without_weights() -> None:
-    """Say at start, as doctor does, when the trained weights are missing: the reader then runs
-    on its classical readers, finds fewer dice and sees more that are not there."""
+def _weights_missing() -> bool:
+    """Say at start, as doctor does, when the trained weights are missing (the reader cannot
+    read a die without them), and refuse to start a game that could never take a roll."""
     from pi_reader.cli.doctor import check_reader_weights
     from pi_reader.devices.doctor import Status
 
     check = check_reader_weights()
-    if check.status is not Status.OK:
-        print(f"pi-reader run: WARNING: {check.detail}; fix: {check.fix}", file=sys.stderr)
+    if check.status is Status.OK:
+        return False
+    print(f"pi-reader run: {check.detail}; fix: {check.fix}", file=sys.stderr)
+    return True
 
 
 def _notifier() -> Notifier:
@@ -221,7 +223,8 @@ def _notifier() -> Notifier:
 def run_appliance(args: argparse.Namespace, config: Config) -> int:
     people, bot_names, mode = _seating(args, config)
     players = [*people, *(bot_name(spec) for spec in bot_names)]
-    _warn_without_weights()
+    if _weights_missing():
+        return 2
     language = args.language or config.speaker.language
     config = dataclasses.replace(
         config, speaker=dataclasses.replace(config.speaker, language=language)

@@ -42,8 +42,8 @@ MAX_REMOVED = 3
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cal = subparsers.add_parser(
         "calibrate",
-        help="learn the tray, dice colours and pips from a frame of the six dice",
-        description="Learn the tray, the six dice's colours and their pips from one frame of "
+        help="learn the tray, the dice's size and colours from a frame of the six dice",
+        description="Learn the tray, the six dice's size and colours from one frame of "
         "the six dice lying apart and flat (two white, red, yellow, green, blue). With --image "
         "the frame is a photo and --out names the calibration file; without it the frame comes "
         "from the camera (its exposure and colour gains are frozen and stored too) and the file "
@@ -127,11 +127,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"pi-reader calibrate: cannot write {args.out}: {error.strerror}", file=sys.stderr)
         return EXIT_SOME_FAILED
-    polarity = ", ".join(f"{k} {v or 'auto'}" for k, v in calibration.pip_polarity.items())
-    print(
-        f"calibrated: die side {calibration.die_side_px:.0f} px; pips: {polarity}; "
-        f"written to {args.out}"
-    )
+    print(f"calibrated: die side {calibration.die_side_px:.0f} px; written to {args.out}")
     return EXIT_OK
 
 

@@ -1,12 +1,15 @@
 """Calibration: what the reader learns from one still of the six dice, and its JSON file.
 
-From a frame of the six dice anywhere in the tray (any values) it learns the scene (``locate``'s
-``SceneModel``: tray region and background), the die size in pixels, a colour model per die
-colour and whether each colour's pips are dark or light. The file is small, versioned JSON,
-validated field by field on load so a corrupt, foreign or out-of-date file fails with a clear
-:class:`CalibrationError` rather than a wrong read later. An optional ``camera`` section
-(exposure time, analogue gain, colour gains) belongs to the appliance's live calibration; the
-vision keeps it but does not use it.
+From a frame of the six dice lying apart anywhere in the tray (any values) it learns the die's
+size in pixels (the detector then looks at every roll at the scale it is surest at), a colour
+model per die colour (relative to the tray, so the light's colour cancels out), the frame size,
+and the empty tray on a coarse grid (the dice painted out), against which a roll is checked
+before it is read (another tray, another camera size: calibrate again) and a tray newly clipped
+white is told from a bright die. The file is small, versioned JSON, validated field by field on
+load so a corrupt, foreign or out-of-date file fails with a clear :class:`CalibrationError`
+rather than a wrong read later. An optional ``camera`` section (exposure time, analogue gain,
+colour gains) belongs to the appliance's live calibration; the vision keeps it but does not use
+it.
 """
 
 from __future__ import annotations
@@ -16,27 +19,26 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
+import cv2
 import numpy as np
 
 from pi_reader.vision import colour, quality
 from pi_reader.vision.output_files import write_atomically
-from pi_reader.vision.stages import Stages, default_stages, die_pixels, face_box, int_box
-from pi_reader.vision.types import DIE_COLOURS
+from pi_reader.vision.stages import Stages, default_stages
+from pi_reader.vision.types import DIE_COLOURS, int_box
 
 FORMAT = "pi-reader-calibration"
-VERSION = 1
-POLARITIES = ("dark", "light")
+VERSION = 2  # 1 was the classical finder's scene model and pip polarities
 EXPECTED_DICE = 6
-# A face read at calibration with less confidence than this does not fix its colour's polarity.
-MIN_POLARITY_CONFIDENCE = 0.5
-# The naming of the six dice (see colour.name_six_dice) costs about 0.2..1.5 on good frames; a
-# cost above this means no pairing into two whites and four distinct hues fits.
+# The empty tray is kept on a grid this many cells wide (rows follow the frame's shape): fine
+# enough to see a tray's edge or a new shadow, a few kilobytes in the file.
+TRAY_GRID_COLUMNS = 64
+# The naming of the six dice (see colour.name_six_dice): a cost above MAX_NAMING_COST means no
+# pairing into two whites and four distinct hues fits; a best naming less than MIN_NAMING_GAP
+# cheaper than the best different one is ambiguous. Both were chosen on the calibration frames
+# of the generated scenes' validation split (benchmarks/bench_sensitivity.py sweeps them).
 MAX_NAMING_COST = 3.0
-# On the 25 shared calibration frames the finder gives six dice, the right naming beats the best
-# different one by 0.14 or more; the wrong namings seen while developing won by 0.06 or less.
-# Below this gap the frame is refused as ambiguous.
 MIN_NAMING_GAP = 0.1
 
 
@@ -90,30 +92,25 @@ class Calibration:
 
     die_side_px: float
     colour_models: dict[str, colour.ColourModel]
-    pip_polarity: dict[str, str | None]  # "dark", "light", or None: decided per frame
-    scene: Any = None  # locate.SceneModel, or None when locate keeps no scene
+    frame_size: tuple[int, int]  # width, height of the calibration frame
+    tray_grid: tuple[tuple[tuple[int, int, int], ...], ...]  # rows of BGR cells, dice painted out
     camera: CameraSettings | None = None
     extra: dict[str, object] = field(default_factory=dict)
 
     @cached_property
-    def background_grid(self) -> np.ndarray | None:
-        """The calibrated empty tray's colour grid (rows x cols x BGR), when the scene has one."""
-        grid = getattr(self.scene, "background", None)
-        return None if grid is None else np.asarray(grid, dtype=np.float32)
+    def background_grid(self) -> np.ndarray:
+        """The calibrated empty tray as an array (rows x cols x BGR, float32)."""
+        return np.asarray(self.tray_grid, dtype=np.float32)
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {
             "format": FORMAT,
             "version": VERSION,
             "die_side_px": round(self.die_side_px, 2),
-            "colours": {
-                name: {
-                    "model": self.colour_models[name].to_json(),
-                    "pip_polarity": self.pip_polarity[name],
-                }
-                for name in DIE_COLOURS
-            },
-            "scene": None if self.scene is None else self.scene.to_json(),
+            "frame_size": list(self.frame_size),
+            "colours": {name: {"model": self.colour_models[name].to_json()}
+                        for name in DIE_COLOURS},
+            "tray_grid": [[list(cell) for cell in row] for row in self.tray_grid],
         }
         if self.camera is not None:
             data["camera"] = self.camera.to_json()
@@ -132,11 +129,15 @@ class Calibration:
         side = data.get("die_side_px")
         if not _positive_number(side):
             raise CalibrationError("'die_side_px' must be a positive number")
+        size = data.get("frame_size")
+        if (not isinstance(size, list) or len(size) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 16
+                           for v in size)):
+            raise CalibrationError("'frame_size' must be [width, height], whole numbers >= 16")
         colours = data.get("colours")
         if not isinstance(colours, dict) or set(colours) != set(DIE_COLOURS):
             raise CalibrationError(f"'colours' must have exactly the keys {list(DIE_COLOURS)}")
         models: dict[str, colour.ColourModel] = {}
-        polarity: dict[str, str] = {}
         for name in DIE_COLOURS:
             entry = colours[name]
             if not isinstance(entry, dict):
@@ -145,17 +146,12 @@ class Calibration:
                 models[name] = colour.ColourModel.from_json(entry.get("model"))
             except ValueError as error:
                 raise CalibrationError(f"'colours.{name}.model': {error}") from None
-            if entry.get("pip_polarity") not in (*POLARITIES, None):
-                raise CalibrationError(
-                    f"'colours.{name}.pip_polarity' must be one of {POLARITIES} or null"
-                )
-            polarity[name] = entry["pip_polarity"]
         camera = data.get("camera")
         return cls(
             die_side_px=float(side),  # type: ignore[arg-type]
             colour_models=models,
-            pip_polarity=polarity,
-            scene=_scene_from_json(data.get("scene")),
+            frame_size=(size[0], size[1]),
+            tray_grid=_tray_grid_from_json(data.get("tray_grid")),
             camera=None if camera is None else CameraSettings.from_json(camera),
         )
 
@@ -187,15 +183,34 @@ class Calibration:
             raise CalibrationError(f"{path}: {error}") from None
 
 
-def _scene_from_json(data: object) -> Any:
-    if data is None:
-        return None
-    from pi_reader.vision import locate
+def _tray_grid_from_json(data: object) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    rows = data if isinstance(data, list) else None
+    width = len(rows[0]) if rows and isinstance(rows[0], list) else 0
+    if not rows or width == 0 or not all(
+        isinstance(row, list) and len(row) == width
+        and all(isinstance(cell, list) and len(cell) == 3
+                and all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255
+                        for v in cell) for cell in row)
+        for row in rows
+    ):
+        raise CalibrationError("'tray_grid' must be rows of equal length of [b, g, r] 0..255")
+    return tuple(tuple((cell[0], cell[1], cell[2]) for cell in row) for row in rows)
 
-    try:
-        return locate.SceneModel.from_json(data)
-    except (ValueError, TypeError, KeyError) as error:
-        raise CalibrationError(f"'scene': {error}") from None
+
+def empty_tray_grid(frame: np.ndarray, boxes: list[tuple[int, int, int, int]]
+                    ) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """The frame averaged down to TRAY_GRID_COLUMNS cells across, with the dice's cells (and a
+    cell round them, for their shadows) filled in from the tray around them."""
+    height, width = frame.shape[:2]
+    rows = max(1, round(TRAY_GRID_COLUMNS * height / width))
+    small = cv2.resize(frame, (TRAY_GRID_COLUMNS, rows), interpolation=cv2.INTER_AREA)
+    mask = np.zeros((rows, TRAY_GRID_COLUMNS), np.uint8)
+    sx, sy = TRAY_GRID_COLUMNS / width, rows / height
+    for x, y, w, h in boxes:
+        mask[max(0, math.floor(y * sy) - 1) : math.ceil((y + h) * sy) + 1,
+             max(0, math.floor(x * sx) - 1) : math.ceil((x + w) * sx) + 1] = 1
+    filled = cv2.inpaint(small, mask, 3, cv2.INPAINT_TELEA)
+    return tuple(tuple((int(c[0]), int(c[1]), int(c[2])) for c in row) for row in filled)
 
 
 def _light_problems(frame: np.ndarray) -> str:
@@ -208,30 +223,21 @@ def _light_problems(frame: np.ndarray) -> str:
 def calibrate(frame: np.ndarray, stages: Stages | None = None) -> Calibration:
     """Learn a calibration from one frame of the six dice; refuses a frame it cannot trust.
 
-    Raises CalibrationError saying why: not exactly six dice found, a die not lying flat, or dice
-    that cannot be named as two whites plus red, yellow, green and blue.
+    Raises CalibrationError saying why: not exactly six dice found, or dice that cannot be named
+    as two whites plus red, yellow, green and blue.
     """
     stages = stages or default_stages()
-    try:
-        scene = stages.learn_scene(frame, expected_dice=EXPECTED_DICE)
-        # The dice should lie apart, and then a blob is one die however long its side faces
-        # make it; two dice laid touching all the same are split as a roll's would be.
-        candidates = list(stages.find_dice(frame, scene, apart=True, expected=EXPECTED_DICE))
-        if len(candidates) != EXPECTED_DICE:
-            candidates = list(stages.find_dice(frame, scene, expected=EXPECTED_DICE))
-    except stages.locate_error as error:
-        raise CalibrationError(f"cannot find the dice: {error}{_light_problems(frame)}") from None
-    if len(candidates) != EXPECTED_DICE:
+    found = list(stages.find_dice(frame, None))
+    faces = stages.read_faces(frame, [d.box for d in found])
+    dice = [d for d, face in zip(found, faces, strict=True) if face.is_die]
+    if len(dice) != EXPECTED_DICE:
         raise CalibrationError(
-            f"found {len(candidates)} dice, need exactly {EXPECTED_DICE} (two white, red, "
+            f"found {len(dice)} dice, need exactly {EXPECTED_DICE} (two white, red, "
             f"yellow, green, blue) apart from each other on the tray{_light_problems(frame)}"
         )
-    cocked = [c for c in candidates if c.cocked]
-    if cocked:
-        raise CalibrationError(f"{len(cocked)} die(s) not lying flat; lay every die flat")
-    boxes = [int_box(c.box) for c in candidates]
+    boxes = [int_box(d.box) for d in dice]
     tray = colour.tray_chroma(frame, boxes)
-    pixels = [die_pixels(frame, c) for c in candidates]
+    pixels = [colour.die_pixels(frame, box) for box in boxes]
     relative = [colour.die_pixel_chroma(*p, tray) for p in pixels]
     naming = colour.name_six_dice(
         relative, [colour.die_pixel_chroma(*p, tray, clipped_last=True) for p in pixels]
@@ -248,19 +254,10 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None) -> Calibration:
             f"(gap {naming.gap:.2f} < {MIN_NAMING_GAP}); a die may be washed out by the light; "
             "lower the exposure or move the lamp and calibrate again"
         )
-    names = naming.names
-    side = float(np.median([c.side_px for c in candidates]))
-    polarity: dict[str, tuple[float, str | None]] = {}
-    for name, candidate in zip(names, candidates, strict=True):
-        reading = stages.read_face(frame, face_box(candidate), polarity=None, die_side_px=side)
-        # A polarity is learnt only from a face read with confidence; otherwise the pips reader
-        # keeps deciding it per frame ("auto", stored as null).
-        learnt = reading.polarity if reading.confidence >= MIN_POLARITY_CONFIDENCE else None
-        if name not in polarity or reading.confidence > polarity[name][0]:
-            polarity[name] = (reading.confidence, learnt)
+    height, width = frame.shape[:2]
     return Calibration(
-        die_side_px=side,
-        colour_models=colour.learn_models(list(zip(names, relative, strict=True))),
-        pip_polarity={name: p for name, (_, p) in polarity.items()},
-        scene=scene,
+        die_side_px=float(np.median([d.side for d in dice])),
+        colour_models=colour.learn_models(list(zip(naming.names, relative, strict=True))),
+        frame_size=(width, height),
+        tray_grid=empty_tray_grid(frame, boxes),
     )

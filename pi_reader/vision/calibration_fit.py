@@ -36,21 +36,15 @@ RECALIBRATE = "calibrate again with the tray and camera as they are now (pi-read
 
 def calibration_mismatch(frame: np.ndarray, calibration: Calibration) -> Problem | None:
     """The problem that the frame does not fit ``calibration`` (size or tray), or None."""
-    scene = calibration.scene
-    if scene is None:
-        return None
     height, width = frame.shape[:2]
-    expected_width, expected_height = scene.frame_size
+    expected_width, expected_height = calibration.frame_size
     if (width, height) != (expected_width, expected_height):
         return Problem(
             ProblemKind.CALIBRATION_MISMATCH,
             f"the frame is {width}x{height} pixels but the calibration was made on "
             f"{expected_width}x{expected_height} frames; {RECALIBRATE}",
         )
-    background = calibration.background_grid
-    if background is None:
-        return None
-    moved = moved_tray_share(frame, background)
+    moved = moved_tray_share(frame, calibration.background_grid)
     if moved >= MOVED_SHARE:
         return Problem(
             ProblemKind.CALIBRATION_MISMATCH,

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from pi_reader.rules import COLOURS, Colour
-from pi_reader.vision.types import UNKNOWN_COLOUR, WHITE
+from pi_reader.vision.types import UNKNOWN_COLOUR, WHITE, Box
 
 Chroma = tuple[float, float]  # (log R/G, log B/G)
 
@@ -84,6 +84,35 @@ def tray_chroma(frame: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> Ch
         usable = pixels if len(pixels) else frame.reshape(-1, 3)
     chroma = log_chroma(usable)
     return (float(np.median(chroma[:, 0])), float(np.median(chroma[:, 1])))
+
+
+# Colour needs a few thousand pixels per die at most: larger dice (high-resolution photos) are
+# sampled on a grid so that about this many pixels lie along the die's side.
+_SAMPLES_PER_SIDE = 48
+# A die's box is the whole visible die, sides included; its colour is read from the box's
+# middle, this share of it across, which is die whatever the die's turn (an inscribed square of
+# a die turned 45 degrees is 0.71 of its box).
+_DIE_MIDDLE = 0.7
+
+
+def die_pixels(frame: np.ndarray, box: Box) -> tuple[np.ndarray, np.ndarray]:
+    """The BGR patch under a die's box (sampled on a grid for large dice) and the mask of the
+    die's middle, whose pixels name its colour."""
+    x, y, w, h = box
+    height, width = frame.shape[:2]
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(width, x + w), min(height, y + h)
+    step = max(1, min(w, h) // _SAMPLES_PER_SIDE)
+    patch = frame[y0:y1:step, x0:x1:step]
+    mask = np.zeros(patch.shape[:2], dtype=bool)
+    if patch.size == 0:
+        return patch, mask
+    cx, cy = (x + w / 2 - x0) / step, (y + h / 2 - y0) / step
+    half_w, half_h = w * _DIE_MIDDLE / 2 / step, h * _DIE_MIDDLE / 2 / step
+    rows, cols = patch.shape[:2]
+    mask[max(0, round(cy - half_h)) : min(rows, round(cy + half_h) + 1),
+         max(0, round(cx - half_w)) : min(cols, round(cx + half_w) + 1)] = True
+    return patch, mask
 
 
 def die_pixel_chroma(
@@ -167,7 +196,7 @@ def _strongest_chroma(relative: np.ndarray, white_point: np.ndarray) -> np.ndarr
     strength = np.hypot(balanced[:, 0], balanced[:, 1])
     keep = max(1, int(len(strength) * _RIM_SHARE))
     strongest = np.argpartition(strength, len(strength) - keep)[-keep:]
-    return balanced[strongest].mean(axis=0)
+    return np.asarray(balanced[strongest].mean(axis=0), dtype=np.float64)
 
 
 # How far the four hues may turn together from their nominal places: a white point a little off
@@ -175,7 +204,7 @@ def _strongest_chroma(relative: np.ndarray, white_point: np.ndarray) -> np.ndarr
 _MAX_HUE_TURN_DEG = 30.0
 
 
-def _hue_error(hues: list[float], order: tuple[str, ...]) -> float:
+def _hue_error(hues: list[float], order: tuple[Colour, ...]) -> float:
     """Sum of hue errors for naming dice ``order``, after the best common turn of all hues."""
     offsets = [
         (h - NOMINAL_HUES_DEG[n] + 180.0) % 360.0 - 180.0 for h, n in zip(hues, order, strict=True)
@@ -310,10 +339,6 @@ class ColourModel:
     def log_histogram(self) -> np.ndarray:
         """log(probability + floor) per bin, flattened: what a die's pixel counts are scored by."""
         return np.log(self.histogram.ravel().astype(np.float64) + _HIST_FLOOR)
-
-    def log_likelihood(self, relative_chroma: np.ndarray) -> float:
-        """Mean log-probability of a die's pixels under this colour."""
-        return float(_bin_shares(relative_chroma) @ self.log_histogram)
 
     def to_json(self) -> dict[str, object]:
         return {

@@ -15,7 +15,6 @@ dice, and the frame is looked at again at the right scale when they came out out
 from __future__ import annotations
 
 import math
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,26 +62,11 @@ class Detection:
         return (x + w / 2.0, y + h / 2.0)
 
 
-class DetectorMissing(FileNotFoundError):
-    """The detector's weights are not installed: the reader cannot find dice without them."""
-
-
 class Detector:
-    """The shipped detector. Each thread gets its own network (a cv2.dnn.Net is not safe to run
-    from two threads at once), loaded the first time that thread asks."""
+    """The shipped detector (or the ONNX file at ``path``)."""
 
     def __init__(self, path: Path | None = None) -> None:
-        self.path = path or weights.shipped(MODEL_FILE)
-        if not self.path.is_file():
-            raise DetectorMissing(f"the dice detector's weights are missing: {self.path}")
-        self._local = threading.local()
-
-    def _net(self) -> cv2.dnn.Net:
-        net = getattr(self._local, "net", None)
-        if net is None:
-            net = cv2.dnn.readNetFromONNX(str(self.path))
-            self._local.net = net
-        return net
+        self.network = weights.Network(path or weights.shipped(MODEL_FILE), "dice detector")
 
     def detect(self, frame_bgr: np.ndarray, die_side_px: float | None = None) -> list[Detection]:
         """Every die in the frame. ``die_side_px`` is the die's side when a calibration knows
@@ -108,10 +92,8 @@ class Detector:
                             interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
         canvas = cv2.copyMakeBorder(scaled, 0, in_h - scaled.shape[0], 0, in_w - scaled.shape[1],
                                     cv2.BORDER_REPLICATE)
-        net = self._net()
-        net.setInput(network_input(canvas))
-        maps = np.asarray(net.forward())[0]
-        return [Detection(_unscaled(d.box, scale), d.score) for d in decode(maps)]
+        maps = np.asarray(self.network.forward(network_input(canvas)))[0]
+        return [Detection(_unscaled(d.box, scale), d.score) for d in decode(maps, PEAK_THRESHOLD)]
 
 
 def network_input(canvas_bgr: np.ndarray) -> np.ndarray:
@@ -119,7 +101,7 @@ def network_input(canvas_bgr: np.ndarray) -> np.ndarray:
     return cv2.dnn.blobFromImage(canvas_bgr, 1.0 / 255.0)
 
 
-def decode(maps: np.ndarray, threshold: float = PEAK_THRESHOLD) -> list[Detection]:
+def decode(maps: np.ndarray, threshold: float) -> list[Detection]:
     """Dice from the net's maps (5 x H/4 x W/4: heat, log w, log h, offset x, offset y), in
     input pixels, strongest first, one per die."""
     heat = maps[0]

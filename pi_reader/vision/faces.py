@@ -14,7 +14,6 @@ doubts. The answer is the mean of the turns' probabilities.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,36 +50,22 @@ class FaceReading:
     is_die: bool  # False when the best class is NOT_A_DIE
 
 
-class ClassifierMissing(FileNotFoundError):
-    """The face classifier's weights are not installed: no face can be read without them."""
-
-
 class FaceClassifier:
-    """The shipped classifier; one cv2.dnn.Net per thread (a Net is not safe to share)."""
+    """The shipped classifier (or the ONNX file at ``path``)."""
 
     def __init__(self, path: Path | None = None) -> None:
-        self.path = path or weights.shipped(MODEL_FILE)
-        if not self.path.is_file():
-            raise ClassifierMissing(f"the face classifier's weights are missing: {self.path}")
-        self._local = threading.local()
-
-    def _net(self) -> cv2.dnn.Net:
-        net = getattr(self._local, "net", None)
-        if net is None:
-            net = cv2.dnn.readNetFromONNX(str(self.path))
-            self._local.net = net
-        return net
+        self.network = weights.Network(path or weights.shipped(MODEL_FILE), "face classifier")
 
     def probabilities(self, patches: list[np.ndarray]) -> np.ndarray:
         """Class probabilities (n, CLASS_COUNT) of INPUT_PX square BGR patches."""
         if not patches:
             return np.zeros((0, CLASS_COUNT), np.float32)
-        net = self._net()
-        net.setInput(network_input(patches))
-        logits = np.asarray(net.forward(), np.float64).reshape(len(patches), CLASS_COUNT)
+        logits = np.asarray(self.network.forward(network_input(patches)), np.float64)
+        logits = logits.reshape(len(patches), CLASS_COUNT)
         logits -= logits.max(axis=1, keepdims=True)
         exp = np.exp(logits)
-        return (exp / exp.sum(axis=1, keepdims=True)).astype(np.float32)
+        probabilities: np.ndarray = (exp / exp.sum(axis=1, keepdims=True)).astype(np.float32)
+        return probabilities
 
     def read(self, frame_bgr: np.ndarray, boxes: list[Box]) -> list[FaceReading]:
         """The top face in each box of the frame, all turns of all dice in one pass."""

@@ -88,8 +88,8 @@ def edge_spread(grey_patch: np.ndarray) -> float:
     if grey_patch.shape[0] < 3 or grey_patch.shape[1] < 3:
         return 0.0
     grey = grey_patch.astype(np.float32)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3) / 8.0
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3, scale=1 / 8)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3, scale=1 / 8)
     slope = _quantile(cv2.magnitude(gx, gy).ravel(), 0.995)
     values = grey.ravel()
     contrast = _quantile(values, 0.98) - _quantile(values, 0.02)

@@ -20,9 +20,15 @@ UNKNOWN_COLOUR = "unknown"
 Box = tuple[int, int, int, int]  # x, y, w, h in pixels
 
 
+def int_box(box: Sequence[float]) -> Box:
+    """A box rounded to whole pixels, as the JSON contract spells it."""
+    x, y, w, h = (float(v) for v in box)
+    return (round(x), round(y), max(1, round(w)), max(1, round(h)))
+
+
 def box_contains(box: tuple[float, float, float, float], point: tuple[float, float]) -> bool:
-    """Whether ``point`` lies in the box ``(x, y, w, h)``, edges included: how locate and the
-    scoring of recorded sets both decide that two boxes are one die."""
+    """Whether ``point`` lies in the box ``(x, y, w, h)``, edges included: how the scoring of
+    recorded sets decides that two boxes are one die."""
     x, y, w, h = box
     return x <= point[0] <= x + w and y <= point[1] <= y + h
 
@@ -87,8 +93,8 @@ class DieReading:
     value: int | None
     box: Box
     centre: tuple[float, float]
-    confidence: float  # overall: locate's score x colour margin x pips confidence
-    value_confidence: float = 1.0  # the pips reader's own confidence in ``value``
+    confidence: float  # overall: the detector's score x colour margin x face confidence
+    value_confidence: float = 1.0  # the face classifier's own confidence in ``value``
 
     def to_json(self) -> dict[str, object]:
         return {

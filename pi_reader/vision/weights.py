@@ -1,22 +1,30 @@
-"""Where the trained weights shipped with the reader are found.
+"""Where the trained weights shipped with the reader are found, and how they are run.
 
-The repository keeps them in its top-level ``models/`` folder; a wheel installs that folder as
-the ``pi_reader.models`` package (see ``pyproject.toml``), so an installed appliance finds them
-there. A checkout, or an editable install of one, has no such package: the weights are then read
-from ``models/`` beside the package.
+The repository keeps them in its top-level ``models/`` folder, each beside its model card; a
+wheel installs that folder as the ``pi_reader.models`` package (see ``pyproject.toml``), so an
+installed appliance finds them there. A checkout, or an editable install of one, has no such
+package: the weights are then read from ``models/`` beside the package.
+
+The reader has no fallback without them (a classical reader read far fewer dice and invented
+some): a missing file is :class:`WeightsMissing`, which ``run`` and ``doctor`` report.
 """
 
 from __future__ import annotations
 
-from functools import cache
+import threading
 from importlib import resources
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 CHECKOUT_MODELS = Path(__file__).resolve().parents[2] / "models"
-# Every weights file the reader ships: the pip classifier and the generic-mode dice detector.
-SHIPPED = ("pips_cnn.onnx", "locate-centernet.onnx")
+# Every weights file the reader ships: the dice detector and the face classifier.
+SHIPPED = ("dice-detector.onnx", "face-classifier.onnx")
+
+
+class WeightsMissing(FileNotFoundError):
+    """A trained network the reader needs is not installed."""
 
 
 def shipped(name: str) -> Path:
@@ -32,17 +40,25 @@ def shipped(name: str) -> Path:
 
 
 def missing() -> list[Path]:
-    """The shipped weights files that cannot be found (the reader then falls back to its
-    classical readers, which read fewer dice): for ``pi-reader doctor`` to report."""
+    """The shipped weights files that cannot be found: for ``pi-reader doctor`` to report."""
     return [path for path in map(shipped, SHIPPED) if not path.is_file()]
 
 
-@cache
-def network(path: Path, what: str) -> cv2.dnn.Net:
-    """The ONNX network at ``path``, loaded once per process by OpenCV's dnn module.
+class Network:
+    """One ONNX network, loaded by OpenCV's dnn module once per thread that runs it: a
+    ``cv2.dnn.Net`` keeps its buffers between calls and is not safe to share between threads
+    (the appliance reads frames in its loop while the web app's setup page previews)."""
 
-    ``what`` names the network in the error raised when its file is missing.
-    """
-    if not path.is_file():
-        raise FileNotFoundError(f"{what} weights missing: {path}")
-    return cv2.dnn.readNetFromONNX(str(path))
+    def __init__(self, path: Path, what: str) -> None:
+        if not path.is_file():
+            raise WeightsMissing(f"the {what}'s weights are missing: {path} (reinstall pi-reader)")
+        self.path = path
+        self._local = threading.local()
+
+    def forward(self, blob: np.ndarray) -> np.ndarray:
+        net = getattr(self._local, "net", None)
+        if net is None:
+            net = cv2.dnn.readNetFromONNX(str(self.path))
+            self._local.net = net
+        net.setInput(blob)
+        return np.asarray(net.forward())

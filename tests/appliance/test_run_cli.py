@@ -138,16 +138,20 @@ def test_config_check_refuses_what_run_refuses_naming_the_config_key(
     assert message in err and "--players" not in err and "--bot" not in err
 
 
-def test_missing_weights_are_said_loudly_at_start(
+def test_missing_weights_refuse_the_start(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Before: run fell back to the classical readers without a word.
+    # The reader has no fallback without its networks: a game that can never take a roll does
+    # not start, and the user is told what to reinstall.
     from pi_reader.vision import weights
 
-    monkeypatch.setattr(weights, "missing", lambda: [Path("/nowhere/pips_cnn.onnx")])
-    run(["--no-hardware", "--players", "ann,bob", "--camera", "dir:/no/such/folder"], tmp_path)
+    monkeypatch.setattr(weights, "missing", lambda: [Path("/nowhere/dice-detector.onnx")])
+    assert run(["--no-hardware", "--players", "ann,bob", "--camera", "dir:tests/data/demo-game"],
+               tmp_path) == 2
     err = capsys.readouterr().err
-    assert "WARNING: /nowhere/pips_cnn.onnx not found: the reader falls back" in err
+    assert "/nowhere/dice-detector.onnx not found: the reader cannot" in err
+    assert "reinstall" in err
+    assert not (tmp_path / "game.jsonl").exists()
 
 
 def test_the_help_says_a_recorded_game_starts_anew(capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,20 +5,29 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pi_reader.vision import colour, locate
-from pi_reader.vision.stages import die_pixels, int_box
-from pi_reader.vision.types import DIE_COLOURS
+from pi_reader.vision import colour
+from pi_reader.vision.stages import default_stages
+from pi_reader.vision.types import DIE_COLOURS, int_box
 
-from .reader_doubles import candidate_from_label
 from .reader_frames import labelled, pixels, recorded
 
 SET = "qwixx-rendered"
 
 
 def relative_chromas(image, dice):
-    candidates = [candidate_from_label(d) for d in dice]
-    tray = colour.tray_chroma(image, [int_box(c.box) for c in candidates])
-    return tray, [colour.die_pixel_chroma(*die_pixels(image, c), tray) for c in candidates]
+    boxes = [int_box(d.box) for d in dice]
+    tray = colour.tray_chroma(image, boxes)
+    return tray, [colour.die_pixel_chroma(*colour.die_pixels(image, b), tray) for b in boxes]
+
+
+def found_boxes(image):
+    """The dice the shipped detector finds in a frame, as whole-pixel boxes."""
+    return [int_box(d.box) for d in default_stages().find_dice(image)]
+
+
+def centre(box):
+    x, y, w, h = box
+    return (x + w / 2, y + h / 2)
 
 
 def label_under(frame, centre):
@@ -36,11 +45,11 @@ def test_the_six_dice_of_every_calibration_frame_are_named_without_labels(datase
     # The dice as the real finder sees them; the labels only check the names.
     frame = labelled(datasets_dir, SET, f"{scenario}/calibration.jpg")
     image = pixels(frame)
-    candidates = locate.find_dice(image, locate.learn_scene(image))
-    tray = colour.tray_chroma(image, [int_box(c.box) for c in candidates])
-    relative = [colour.die_pixel_chroma(*die_pixels(image, c), tray) for c in candidates]
+    boxes = found_boxes(image)
+    tray = colour.tray_chroma(image, boxes)
+    relative = [colour.die_pixel_chroma(*colour.die_pixels(image, b), tray) for b in boxes]
     naming = colour.name_six_dice(relative)
-    assert naming.names == [label_under(frame, c.centre) for c in candidates]
+    assert naming.names == [label_under(frame, centre(b)) for b in boxes]
     assert naming.cost < 3.0
     assert naming.gap > 0.1
 
@@ -197,12 +206,12 @@ def test_dice_on_a_red_tray_are_named_under_a_warmer_lamp_that_clips_red(dataset
     frame = labelled(datasets_dir, "qwixx-rendered-more", f"{scenario}/calibration.jpg")
     gains = np.array((0.75, 0.95, 1.1), dtype=np.float32)
     image = np.clip(pixels(frame).astype(np.float32) * gains, 0, 255).astype(np.uint8)
-    candidates = locate.find_dice(image, locate.learn_scene(image))
-    tray = colour.tray_chroma(image, [int_box(c.box) for c in candidates])
-    regions = [die_pixels(image, c) for c in candidates]
+    boxes = found_boxes(image)
+    tray = colour.tray_chroma(image, boxes)
+    regions = [colour.die_pixels(image, b) for b in boxes]
     naming = colour.name_six_dice(
         [colour.die_pixel_chroma(*r, tray) for r in regions],
         [colour.die_pixel_chroma(*r, tray, clipped_last=True) for r in regions],
     )
-    assert naming.names == [label_under(frame, c.centre) for c in candidates]
+    assert naming.names == [label_under(frame, centre(b)) for b in boxes]
     assert naming.gap > 0.1

@@ -1,0 +1,86 @@
+"""The training-data generator renders a tiny set end to end: Blender, the camera finish, labels.
+
+The frames are a few pixels and one sample (``render_scenes.SMOKE``): what is checked is the
+pipeline and the recorded-set format, not the pictures. Needs Blender (``apt-get install
+blender``; ``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pi_reader.vision.recorded import load_recorded_set
+from training import render_scenes
+from training.splits import frame_split, is_generated
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if shutil.which("blender") is None:
+        pytest.fail("Blender is not installed: apt-get install blender (.ci/run installs it)")
+    out = tmp_path_factory.mktemp("renders") / "tiny"
+    render_scenes.run(out, seed=3, count=2, jobs=2, chunk=1, quality=render_scenes.SMOKE)
+    return out
+
+
+def test_a_tiny_set_is_a_recorded_set_with_an_appliance_and_a_generic_scene(rendered: Path):
+    recorded = load_recorded_set(rendered)
+    by_scene: dict[str, list[str]] = {}
+    for frame in recorded.frames:
+        by_scene.setdefault(frame.scenario or "", []).append(frame.kind)
+    assert by_scene == {
+        "a00000": ["calibration"] + ["roll"] * render_scenes.APPLIANCE_ROLLS,
+        "g00001": ["roll"] * render_scenes.GENERIC_ROLLS,
+    }
+    for frame in recorded.frames:
+        assert frame.path.is_file()
+        width, height = render_scenes.SMOKE.size("appliance" if frame.scenario == "a00000"
+                                                 else "generic")
+        for die in frame.dice:
+            x, y, w, h = die.box
+            assert 0 <= x and 0 <= y and x + w <= width + 0.1 and y + h <= height + 0.1
+            if die.value is None:
+                assert die.unreadable and die.rendered_value in range(1, 7)
+            else:
+                assert die.value in range(1, 7)
+    calibration = recorded.frames[0]
+    assert sorted(d.colour for d in calibration.dice) == sorted(
+        ["white", "white", "red", "yellow", "green", "blue"])
+    assert all(d.colour is None for f in recorded.frames if f.scenario == "g00001"
+               for d in f.dice)
+
+
+def test_the_geometry_sidecar_has_a_line_per_frame_and_a_die_per_label(rendered: Path):
+    labels = [json.loads(line) for line in (rendered / "labels.jsonl").read_text().splitlines()]
+    geometry = [json.loads(line) for line in (rendered / "geometry.jsonl").read_text().splitlines()]
+    assert [g["image"] for g in geometry] == [line["image"] for line in labels]
+    for line, geo in zip(labels, geometry, strict=True):
+        assert len(geo["dice"]) == len(line["dice"])
+        for die in geo["dice"]:
+            assert len(die["top_face"]) == 4 and die["pips"]
+
+
+def test_the_manifest_names_seed_counts_ranges_and_the_split_rule(rendered: Path):
+    manifest = json.loads((rendered / "manifest.json").read_text())
+    assert manifest["seed"] == 3
+    assert manifest["scenes_finished"] == manifest["scenes_planned"] == 2
+    assert manifest["frame_size"]["appliance"] == list(render_scenes.SMOKE.appliance_size)
+    assert "die_mm" in manifest["parameter_ranges"]
+    recorded = load_recorded_set(rendered)
+    assert is_generated(rendered)
+    assert {frame_split(recorded, f) for f in recorded.frames} == {"test"}  # scenes 0 and 1
+
+
+def test_a_set_cut_short_goes_on_where_it_stopped_and_the_same_seed_gives_the_same_scenes(
+    rendered: Path, tmp_path: Path
+):
+    again = tmp_path / "again"
+    render_scenes.run(again, seed=3, count=1, jobs=1, chunk=1, quality=render_scenes.SMOKE)
+    render_scenes.run(again, seed=3, count=2, jobs=1, chunk=1, quality=render_scenes.SMOKE)
+    first = [json.loads(line) for line in (rendered / "labels.jsonl").read_text().splitlines()]
+    second = [json.loads(line) for line in (again / "labels.jsonl").read_text().splitlines()]
+    assert [line["dice"] for line in second] == [line["dice"] for line in first]
