@@ -29,20 +29,26 @@ MODEL_FILE = "dice-detector.onnx"
 STRIDE = 4  # the heatmap's cell, in input pixels
 CANVAS_STEP = 16  # the net halves its input four times on its deepest path
 # The die sides (input pixels) the net was trained on (training/train_detector.py draws them
-# log-uniformly); TARGET_SIDE_PX is their geometric middle, where it is surest.
+# log-uniformly). Frames are scaled so their dice come out at TARGET_SIDE_PX: inside that range
+# with room on both sides, and small, since the net's cost grows with the scaled frame's area
+# (chosen on the validation splits between 14 and 20, see training/choose_thresholds.py).
 TRAINED_SIDES = (10.0, 40.0)
-TARGET_SIDE_PX = 20.0
-# Without a calibration the whole frame is first seen at this size: dice from a twentieth to a
-# fortieth of the frame's width come out inside TRAINED_SIDES at once.
+TARGET_SIDE_PX = 16.0
+# Without a calibration the frame is seen with its longer side at this size, and again at half
+# and a quarter of it (OCTAVES looks): dice from a fortieth to a third of the frame come out in
+# TRAINED_SIDES in one of them.
 FIRST_LOOK_PX = 384
+OCTAVES = 3
 # The frame is never scaled to more than this on its longer side (the cost grows with its area).
 LARGEST_INPUT_PX = 1024
 # A cell is a die's centre when its heatmap value is a local maximum at least this high
 # (chosen on the validation splits: the value that makes the most dice with the fewest
 # phantoms there; the face classifier then refuses what is not a die).
 PEAK_THRESHOLD = 0.3
-# Two peaks closer than this share of the stronger die's side are one die.
+# Two peaks closer than this share of the larger die's side are one die; a detection inside
+# another and at most PART_OF_DIE of its side is part of it (a pip is a fifth of a die).
 SAME_DIE = 0.5
+PART_OF_DIE = 0.4
 
 
 @dataclass(frozen=True)
@@ -70,18 +76,15 @@ class Detector:
 
     def detect(self, frame_bgr: np.ndarray, die_side_px: float | None = None) -> list[Detection]:
         """Every die in the frame. ``die_side_px`` is the die's side when a calibration knows
-        it; without it the frame's own dice set the scale."""
+        it; without it the frame is looked at on a pyramid of scales (see :func:`pyramid`)."""
         h, w = frame_bgr.shape[:2]
         if die_side_px is not None:
             return self.detect_at(frame_bgr, _bounded_scale(TARGET_SIDE_PX / die_side_px, w, h))
-        first_scale = FIRST_LOOK_PX / max(w, h)
-        found = self.detect_at(frame_bgr, first_scale)
-        if not found:
-            return found
-        side = float(np.median([d.side for d in found])) * first_scale
-        if TRAINED_SIDES[0] <= side <= TRAINED_SIDES[1]:
-            return found
-        return self.detect_at(frame_bgr, _bounded_scale(first_scale * TARGET_SIDE_PX / side, w, h))
+        found: list[Detection] = []
+        for scale in pyramid(w, h):
+            lo, hi = TRAINED_SIDES
+            found += [d for d in self.detect_at(frame_bgr, scale) if lo <= d.side * scale <= hi]
+        return one_per_die(found)
 
     def detect_at(self, frame_bgr: np.ndarray, scale: float) -> list[Detection]:
         """The dice the net sees in the frame scaled by ``scale``, in frame pixels."""
@@ -94,6 +97,37 @@ class Detector:
                                     cv2.BORDER_REPLICATE)
         maps = np.asarray(self.network.forward(network_input(canvas)))[0]
         return [Detection(_unscaled(d.box, scale), d.score) for d in decode(maps, PEAK_THRESHOLD)]
+
+
+def pyramid(width: int, height: int) -> list[float]:
+    """The scales a frame of unknown dice is looked at: its longer side at FIRST_LOOK_PX, then
+    at half and a quarter of that. Each look keeps only the dice that come out in the trained
+    range, so together they cover dice from a fortieth of the frame to a third of it."""
+    first = FIRST_LOOK_PX / max(width, height)
+    return [first / 2**octave for octave in range(OCTAVES)]
+
+
+def one_per_die(found: list[Detection]) -> list[Detection]:
+    """The detections of several looks, one per die: of two detections of one die (centres
+    within SAME_DIE of the larger's side) the surer is kept; a detection lying inside another
+    at most PART_OF_DIE of its side is a part of that die (a pip of a close-up seen from near)
+    and is dropped, since one die never lies inside another."""
+    kept: list[Detection] = []
+    for die in sorted(found, key=lambda d: -d.score):
+        if not any(_same_die(die, other) for other in kept):
+            kept.append(die)
+    return [d for d in kept if not any(_part_of(d, other) for other in kept if other is not d)]
+
+
+def _same_die(a: Detection, b: Detection) -> bool:
+    reach = SAME_DIE * max(a.side, b.side)
+    return abs(a.centre[0] - b.centre[0]) < reach and abs(a.centre[1] - b.centre[1]) < reach
+
+
+def _part_of(small: Detection, large: Detection) -> bool:
+    x, y, w, h = large.box
+    cx, cy = small.centre
+    return small.side <= PART_OF_DIE * large.side and x <= cx <= x + w and y <= cy <= y + h
 
 
 def network_input(canvas_bgr: np.ndarray) -> np.ndarray:

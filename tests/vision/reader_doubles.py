@@ -11,10 +11,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from pi_reader.vision import colour
+from pi_reader.vision.calibration import Calibration, empty_tray_grid
 from pi_reader.vision.detector import Box, Detection
 from pi_reader.vision.faces import UNREADABLE, FaceReading
-from pi_reader.vision.recorded import LabelledDie
+from pi_reader.vision.recorded import LabelledDie, LabelledFrame
 from pi_reader.vision.stages import Stages
+from pi_reader.vision.types import int_box
 
 
 def sure(value: int | None) -> FaceReading:
@@ -49,4 +52,20 @@ def label_stages(
     return Stages(find_dice=find_dice, read_faces=read_faces)
 
 
-__all__ = ["NOT_A_DIE", "UNREADABLE", "label_stages", "sure"]
+def label_calibration(frame: LabelledFrame, image: np.ndarray) -> Calibration:
+    """A calibration learnt from a calibration frame's labels (boxes and colours): a double for
+    tests of what a calibration is used for, whatever the networks and the naming make of it."""
+    boxes = [int_box(d.box) for d in frame.dice]
+    tray = colour.tray_chroma(image, boxes)
+    relative = [colour.die_pixel_chroma(*colour.die_pixels(image, b), tray) for b in boxes]
+    height, width = image.shape[:2]
+    return Calibration(
+        die_side_px=float(np.median([np.sqrt(b[2] * b[3]) for b in boxes])),
+        colour_models=colour.learn_models(
+            [(str(d.colour), r) for d, r in zip(frame.dice, relative, strict=True)]),
+        frame_size=(width, height),
+        tray_grid=empty_tray_grid(image, boxes),
+    )
+
+
+__all__ = ["NOT_A_DIE", "UNREADABLE", "label_calibration", "label_stages", "sure"]

@@ -10,11 +10,11 @@ import cv2
 import numpy as np
 import pytest
 
-from pi_reader.vision.calibration import calibrate
 from pi_reader.vision.calibration_fit import MOVED_SHARE, moved_tray_share
 from pi_reader.vision.reader import read_roll
 from pi_reader.vision.types import ProblemKind
 
+from .reader_doubles import label_calibration
 from .reader_frames import labelled, pixels
 
 SET = "qwixx-rendered"
@@ -22,10 +22,9 @@ SET = "qwixx-rendered"
 
 @pytest.fixture(scope="module")
 def calibrations(datasets_dir):
-    return {
-        scenario: calibrate(pixels(labelled(datasets_dir, SET, f"{scenario}/calibration.jpg")))
-        for scenario in ("s00", "s03")
-    }
+    # Calibrated from the labels: what is tested is the fit check, not the networks.
+    frames = {s: labelled(datasets_dir, SET, f"{s}/calibration.jpg") for s in ("s00", "s03")}
+    return {s: label_calibration(f, pixels(f)) for s, f in frames.items()}
 
 
 def frame(datasets_dir, image):

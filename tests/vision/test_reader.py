@@ -11,12 +11,11 @@ import numpy as np
 import pytest
 
 from pi_reader.vision import reader
-from pi_reader.vision.calibration import calibrate
 from pi_reader.vision.faces import FaceReading
 from pi_reader.vision.reader import read_roll, trusted_value
 from pi_reader.vision.types import ProblemKind
 
-from .reader_doubles import NOT_A_DIE, label_stages, sure
+from .reader_doubles import NOT_A_DIE, label_calibration, label_stages, sure
 from .reader_frames import labelled, pixels
 
 SET = "qwixx-rendered"
@@ -25,7 +24,7 @@ SET = "qwixx-rendered"
 @pytest.fixture(scope="module")
 def s05(datasets_dir):
     frame = labelled(datasets_dir, SET, "s05/calibration.jpg")
-    return calibrate(pixels(frame), label_stages(frame.dice))
+    return label_calibration(frame, pixels(frame))
 
 
 def read(datasets_dir, image, calibration, removed=(), dice=None, **kw):
