@@ -219,7 +219,8 @@ def _hue_errors(hues: list[float]) -> np.ndarray:
     turn = np.arctan2(np.sin(offsets).sum(axis=1), np.cos(offsets).sum(axis=1))
     limit = math.radians(_MAX_HUE_TURN_DEG)
     turn = np.clip(turn, -limit, limit)
-    return np.degrees(np.abs(_wrapped(offsets - turn[:, None])).sum(axis=1))
+    errors: np.ndarray = np.degrees(np.abs(_wrapped(offsets - turn[:, None])).sum(axis=1))
+    return errors
 
 
 def _wrapped(radians: np.ndarray) -> np.ndarray:
