@@ -324,15 +324,29 @@ _HIST_SMOOTHING_BINS = 1.0
 _HIST_FLOOR = 1e-4
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ColourModel:
     """One die colour as seen at calibration: how often each tray-relative chroma occurs on it.
 
     A die is scored by the mean log-likelihood of its pixels, so a die whose edges are red but
     whose top face is clipped white still matches "red" rather than the white die's model.
+    A value: its histogram is read-only, and two models are equal when their histograms are.
     """
 
     histogram: np.ndarray  # (_HIST_BINS, _HIST_BINS), sums to 1
+
+    def __post_init__(self) -> None:
+        frozen = np.array(self.histogram, dtype=np.float32)
+        frozen.flags.writeable = False
+        object.__setattr__(self, "histogram", frozen)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ColourModel):
+            return NotImplemented
+        return bool(np.array_equal(self.histogram, other.histogram))
+
+    def __hash__(self) -> int:
+        return hash(self.histogram.tobytes())
 
     @classmethod
     def learn(cls, relative_chroma: np.ndarray) -> ColourModel:

@@ -87,6 +87,17 @@ def test_naming_survives_a_change_of_light_colour_and_exposure_after_calibration
     assert [n for n, _ in named] == [d.colour for d in frame.dice]
 
 
+def test_a_colour_model_is_a_value():
+    model = colour.ColourModel.learn(np.array([[0.5, -0.2], [0.4, -0.1]], np.float32))
+    same = colour.ColourModel.from_json(model.to_json())
+    assert model == colour.ColourModel(model.histogram.copy())
+    assert hash(model) == hash(colour.ColourModel(model.histogram.copy()))
+    assert model != colour.ColourModel.learn(np.array([[-0.5, 0.2]], np.float32))
+    assert np.allclose(same.histogram, model.histogram, atol=1e-5)
+    with pytest.raises(ValueError, match="read-only"):
+        model.histogram[0, 0] = 1.0
+
+
 def test_a_colour_model_round_trips_through_json_and_refuses_nonsense():
     model = colour.ColourModel.learn(np.array([[0.5, 0.1], [0.6, 0.0]], dtype=np.float32))
     again = colour.ColourModel.from_json(model.to_json())
