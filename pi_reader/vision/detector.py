@@ -45,7 +45,7 @@ LARGEST_INPUT_PX = 1024
 # (chosen on the validation splits: the value that makes the most dice with the fewest
 # phantoms there; the face classifier then refuses what is not a die).
 PEAK_THRESHOLD = 0.3
-# Two peaks closer than this share of the larger die's side are one die; a detection inside
+# Two peaks closer than this share of the smaller die's side are one die; a detection inside
 # another and at most PART_OF_DIE of its side is part of it (a pip is a fifth of a die).
 SAME_DIE = 0.5
 PART_OF_DIE = 0.4
@@ -77,41 +77,78 @@ class Detector:
     def detect(self, frame_bgr: np.ndarray, die_side_px: float | None = None) -> list[Detection]:
         """Every die in the frame. ``die_side_px`` is the die's side when a calibration knows
         it; without it the frame is looked at on a pyramid of scales (see :func:`pyramid`)."""
-        h, w = frame_bgr.shape[:2]
         if die_side_px is not None:
-            return self.detect_at(frame_bgr, _bounded_scale(TARGET_SIDE_PX / die_side_px, w, h))
+            return self._look(shrunk(frame_bgr, TARGET_SIDE_PX / die_side_px))
         found: list[Detection] = []
-        for scale in pyramid(w, h):
-            lo, hi = TRAINED_SIDES
-            found += [d for d in self.detect_at(frame_bgr, scale) if lo <= d.side * scale <= hi]
+        lo, hi = TRAINED_SIDES
+        for look in pyramid(frame_bgr):
+            found += [d for d in self._look(look) if lo <= d.side * look.scale <= hi]
         return one_per_die(found)
 
-    def detect_at(self, frame_bgr: np.ndarray, scale: float) -> list[Detection]:
-        """The dice the net sees in the frame scaled by ``scale``, in frame pixels."""
-        h, w = frame_bgr.shape[:2]
-        in_w = max(CANVAS_STEP, math.ceil(w * scale / CANVAS_STEP) * CANVAS_STEP)
-        in_h = max(CANVAS_STEP, math.ceil(h * scale / CANVAS_STEP) * CANVAS_STEP)
-        scaled = cv2.resize(frame_bgr, (max(1, round(w * scale)), max(1, round(h * scale))),
-                            interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-        canvas = cv2.copyMakeBorder(scaled, 0, in_h - scaled.shape[0], 0, in_w - scaled.shape[1],
-                                    cv2.BORDER_REPLICATE)
+    def _look(self, look: Scaled) -> list[Detection]:
+        """The dice the net sees in a scaled frame, in the frame's pixels."""
+        h, w = look.image.shape[:2]
+        in_w = max(CANVAS_STEP, math.ceil(w / CANVAS_STEP) * CANVAS_STEP)
+        in_h = max(CANVAS_STEP, math.ceil(h / CANVAS_STEP) * CANVAS_STEP)
+        canvas = cv2.copyMakeBorder(look.image, 0, in_h - h, 0, in_w - w, cv2.BORDER_REPLICATE)
         maps = np.asarray(self.network.forward(network_input(canvas)))[0]
-        return [Detection(_unscaled(d.box, scale), d.score) for d in decode(maps, PEAK_THRESHOLD)]
+        return [Detection(look.unscaled(d.box), d.score) for d in decode(maps, PEAK_THRESHOLD)]
 
 
-def pyramid(width: int, height: int) -> list[float]:
-    """The scales a frame of unknown dice is looked at: its longer side at FIRST_LOOK_PX, then
-    at half and a quarter of that. Each look keeps only the dice that come out in the trained
-    range, so together they cover dice from a fortieth of the frame to a third of it."""
-    first = FIRST_LOOK_PX / max(width, height)
-    return [first / 2**octave for octave in range(OCTAVES)]
+@dataclass(frozen=True)
+class Scaled:
+    """A frame scaled for a look, and how much (``sx``, ``sy``: scaled pixels per frame pixel)."""
+
+    image: np.ndarray
+    sx: float
+    sy: float
+
+    @property
+    def scale(self) -> float:
+        return math.sqrt(self.sx * self.sy)
+
+    def unscaled(self, box: Box) -> Box:
+        x, y, w, h = box
+        return (x / self.sx, y / self.sy, w / self.sx, h / self.sy)
+
+
+def shrunk(frame_bgr: np.ndarray, scale: float) -> Scaled:
+    """The frame scaled by about ``scale``: shrinking is by a whole factor k (k x k pixels
+    averaged into one, a quarter of the cost of an arbitrary area resize), so the dice come out
+    within a few pixels of what was asked, well inside the trained range; never larger than
+    LARGEST_INPUT_PX."""
+    h, w = frame_bgr.shape[:2]
+    scale = min(scale, LARGEST_INPUT_PX / max(w, h))
+    if scale >= 1.0:
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        image = cv2.resize(frame_bgr, size, interpolation=cv2.INTER_LINEAR)
+    else:
+        k = max(1, round(1.0 / scale))
+        image = cv2.resize(frame_bgr, (max(1, w // k), max(1, h // k)),
+                           interpolation=cv2.INTER_AREA)
+    return Scaled(image, image.shape[1] / w, image.shape[0] / h)
+
+
+def pyramid(frame_bgr: np.ndarray) -> list[Scaled]:
+    """The looks at a frame of unknown dice: its longer side at about FIRST_LOOK_PX, then at
+    half and a quarter of that (OCTAVES looks), each halved from the one before. Each look keeps
+    only the dice that come out in the trained range, so together they cover dice from a
+    fortieth of the frame to a third of it."""
+    looks = [shrunk(frame_bgr, FIRST_LOOK_PX / max(frame_bgr.shape[:2]))]
+    for _ in range(OCTAVES - 1):
+        last = looks[-1]
+        h, w = last.image.shape[:2]
+        half = cv2.resize(last.image, (max(1, w // 2), max(1, h // 2)),
+                          interpolation=cv2.INTER_AREA)
+        looks.append(Scaled(half, last.sx * half.shape[1] / w, last.sy * half.shape[0] / h))
+    return looks
 
 
 def one_per_die(found: list[Detection]) -> list[Detection]:
-    """The detections of several looks, one per die: of two detections of one die (centres
-    within SAME_DIE of the larger's side) the surer is kept; a detection lying inside another
-    at most PART_OF_DIE of its side is a part of that die (a pip of a close-up seen from near)
-    and is dropped, since one die never lies inside another."""
+    """The detections of several looks, one per die: of two detections of one die (of like
+    size, centres within SAME_DIE of the smaller's side) the surer is kept; a detection lying
+    inside another at most PART_OF_DIE of its side is a part of that die (a pip of a close-up
+    seen from near) and is dropped, since one die never lies inside another."""
     kept: list[Detection] = []
     for die in sorted(found, key=lambda d: -d.score):
         if not any(_same_die(die, other) for other in kept):
@@ -120,8 +157,10 @@ def one_per_die(found: list[Detection]) -> list[Detection]:
 
 
 def _same_die(a: Detection, b: Detection) -> bool:
-    reach = SAME_DIE * max(a.side, b.side)
-    return abs(a.centre[0] - b.centre[0]) < reach and abs(a.centre[1] - b.centre[1]) < reach
+    small, large = sorted((a.side, b.side))
+    reach = SAME_DIE * small
+    near = abs(a.centre[0] - b.centre[0]) < reach and abs(a.centre[1] - b.centre[1]) < reach
+    return near and small > PART_OF_DIE * large
 
 
 def _part_of(small: Detection, large: Detection) -> bool:
@@ -151,12 +190,3 @@ def decode(maps: np.ndarray, threshold: float) -> list[Detection]:
         if not near:
             found.append(Detection((cx - bw / 2, cy - bh / 2, bw, bh), float(heat[iy, ix])))
     return found
-
-
-def _bounded_scale(scale: float, w: int, h: int) -> float:
-    return min(scale, LARGEST_INPUT_PX / max(w, h))
-
-
-def _unscaled(box: Box, scale: float) -> Box:
-    x, y, w, h = box
-    return (x / scale, y / scale, w / scale, h / scale)
