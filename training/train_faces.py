@@ -9,9 +9,10 @@ reader runs the ONNX file with OpenCV (``pi_reader.vision.faces``).
 Data: every die of the training splits (generated scenes and the real sets; never a
 qwixx-rendered frame) as a context crop, labelled with its value or, for a face nobody can read
 (washed out, cocked, hidden, outside the frame), UNREADABLE; plus NOT_A_DIE examples of what a
-finder may wrongly box: squares of table, tray and distractors, and boxes round two touching
-dice. Each draw cuts the patch as the reader does (``faces.face_patch``) from a box moved and
-resized as the detector's boxes are, turned any way, and recoloured as another camera would.
+finder may wrongly box: squares of table, tray and distractors, boxes round two touching dice, and
+boxes round a part of a die (a close-up's pip). Each draw cuts the patch as the reader does
+(``faces.face_patch``) from a box moved and resized as the detector's boxes are, turned any way,
+and recoloured as another camera would.
 """
 
 from __future__ import annotations
@@ -96,6 +97,24 @@ def pair_boxes(frames: list[Frame]) -> list[Die]:
             union = np.array([x0, y0, x1 - x0, y1 - y0], np.float32)
             out.append(Die(frame.set_name, frame.image, context_crop(image, union),
                            CONTEXT_PX / 2, float(union[2] / union[3]), NOT_A_DIE))
+    return out
+
+
+def part_boxes(frames: list[Frame], rng: np.random.Generator) -> list[Die]:
+    """Boxes round a part of a die (a pip, a corner), a fifth to two fifths of its side, as a
+    detector that took a close-up's pip for a die gives them: NOT_A_DIE."""
+    out = []
+    for frame in frames:
+        if len(frame.boxes) == 0:
+            continue
+        image = frame.decode()
+        for x, y, w, h in frame.boxes[:2]:
+            side = max(w, h) * rng.uniform(0.2, 0.4)
+            part = np.array([x + rng.uniform(0, w - side), y + rng.uniform(0, h - side),
+                             side, side], np.float32)
+            if part[2] >= 4:
+                out.append(Die(frame.set_name, frame.image, context_crop(image, part),
+                               CONTEXT_PX / 2, 1.0, NOT_A_DIE))
     return out
 
 
@@ -218,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     valid_frames = {s.root.name: load_frames(s, "validation", scenes=args.scenes) for s in sets}
     crops_rng = np.random.default_rng(args.seed)
     sources = {name: dice_of(rows) + background_crops(rows, 2, crops_rng) + pair_boxes(rows)
-               for name, rows in train_frames.items()}
+               + part_boxes(rows, crops_rng) for name, rows in train_frames.items()}
     counts = {name: {str(label): sum(d.label == label for d in dice)
                      for label in range(faces.CLASS_COUNT)} for name, dice in sources.items()}
     print(counts, flush=True)

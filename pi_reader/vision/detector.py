@@ -45,8 +45,9 @@ LARGEST_INPUT_PX = 1024
 # (chosen on the validation splits: the value that makes the most dice with the fewest
 # phantoms there; the face classifier then refuses what is not a die).
 PEAK_THRESHOLD = 0.3
-# Two peaks closer than this share of the smaller die's side are one die; a detection inside
-# another and at most PART_OF_DIE of its side is part of it (a pip is a fifth of a die).
+# Two peaks closer than this share of the smaller die's side are one die; a die inside another
+# and at most PART_OF_DIE of its side is part of it (a pip is a fifth of a die, two dice pressed
+# together are each half of a box round both).
 SAME_DIE = 0.5
 PART_OF_DIE = 0.4
 
@@ -146,14 +147,20 @@ def pyramid(frame_bgr: np.ndarray) -> list[Scaled]:
 
 def one_per_die(found: list[Detection]) -> list[Detection]:
     """The detections of several looks, one per die: of two detections of one die (of like
-    size, centres within SAME_DIE of the smaller's side) the surer is kept; a detection lying
-    inside another at most PART_OF_DIE of its side is a part of that die (a pip of a close-up
-    seen from near) and is dropped, since one die never lies inside another."""
+    size, centres within SAME_DIE of the smaller's side) the surer is kept."""
     kept: list[Detection] = []
     for die in sorted(found, key=lambda d: -d.score):
         if not any(_same_die(die, other) for other in kept):
             kept.append(die)
-    return [d for d in kept if not any(_part_of(d, other) for other in kept if other is not d)]
+    return kept
+
+
+def without_parts(dice: list[Detection]) -> list[Detection]:
+    """The dice less those lying inside another die and at most PART_OF_DIE of its side: a
+    part of that die (a close-up's pip, seen as a die from near), since one die never lies
+    inside another. Asked of boxes the face classifier took for dice: a box round a whole heap,
+    seen from far, is no die, and must not make the heap's dice parts of it."""
+    return [d for d in dice if not any(_part_of(d, other) for other in dice if other is not d)]
 
 
 def _same_die(a: Detection, b: Detection) -> bool:

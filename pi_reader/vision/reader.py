@@ -20,7 +20,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from pi_reader.rules import COLOURS
-from pi_reader.vision import colour, quality
+from pi_reader.vision import colour, detector, quality
 from pi_reader.vision.calibration import MAX_NAMING_COST, MIN_NAMING_GAP, Calibration
 from pi_reader.vision.calibration_fit import calibration_mismatch
 from pi_reader.vision.detector import Detection
@@ -81,7 +81,8 @@ def read_roll(
     stages = stages or default_stages()
     found = list(stages.find_dice(frame_bgr, calibration.die_side_px if calibration else None))
     faces = stages.read_faces(frame_bgr, [d.box for d in found])
-    dice_found = [(d, face) for d, face in zip(found, faces, strict=True) if face.is_die]
+    dice_found = _whole_dice([(d, face) for d, face in zip(found, faces, strict=True)
+                              if face.is_die])
     expected = expected_colours(removed_set)
     dice = _read_dice(frame_bgr, dice_found, calibration, expected)
     problems = quality.assess(
@@ -97,6 +98,12 @@ def read_roll(
     else:
         problems += _removed_present(dice, removed_set)
     return RollReading(dice=tuple(dice), problems=tuple(problems))
+
+
+def _whole_dice(dice: list[tuple[Detection, FaceReading]]) -> list[tuple[Detection, FaceReading]]:
+    """The dice that are not parts of others (see detector.without_parts)."""
+    whole = detector.without_parts([d for d, _ in dice])
+    return [(d, face) for d, face in dice if d in whole]
 
 
 def _check_frame(frame: object) -> None:
