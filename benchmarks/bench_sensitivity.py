@@ -52,7 +52,7 @@ FACTORS = (0.5, 2.0)
 # The reader's named constants that change a reading (module.NAME, scalars). Sizes of trained
 # networks' inputs, file formats and odd-only kernel sizes are left out: they are not tunable.
 CONSTANTS = (
-    "reader.MIN_VALUE_CONFIDENCE", "reader.MIN_VIEW_AGREEMENT", "reader.COCKED_SIDE",
+    "finding.MIN_VALUE_CONFIDENCE", "finding.MIN_VIEW_AGREEMENT", "reader.COCKED_SIDE",
     "detector.TARGET_SIDE_PX", "detector.FIRST_LOOK_PX", "detector.LARGEST_INPUT_PX",
     "detector.PEAK_THRESHOLD", "detector.SAME_DIE",
     "faces.PATCH_OF_BOX", "faces.MIN_PATCH_SPREAD",

@@ -187,7 +187,7 @@ def command_lines(draw: st.DrawFn) -> list[str]:
         elif option not in ("--json", "--generic", "--new-game", "--help"):
             argv.append(draw(words))
     if command in ("players tournament", "players solo"):
-        argv = [a if not (a.isdigit() and int(a) > 3) else "3" for a in argv]
+        argv = [a if not (a.isascii() and a.isdigit() and int(a) > 3) else "3" for a in argv]
     if command == "run":
         camera = draw(st.sampled_from(["IN:recorded", "OUT:frames", "DAMAGED_GAME"]))
         argv += ["--no-hardware", "--state-dir", "OUT:state", "--camera", f"dir:{camera}"]

@@ -27,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
 
-from pi_reader.vision import detector, reader
+from pi_reader.vision import detector, finding, reader
 from pi_reader.vision.calibration import Calibration, CalibrationError, calibrate
 from pi_reader.vision.detector import Box, Detection
 from pi_reader.vision.faces import FaceReading
@@ -120,7 +120,13 @@ def collect(sets: list[RecordedSet], scenes: int | None
             rows.append((frame, image, calibration, look(stages, image, side)))
         refused = sum(c is None for c in calibrated.values())
         name = recorded.root.name
-        out[name] = rows
+        with_calibration = [r for r, (_, c) in zip(rows, frames_to_read(recorded, scenes),
+                                                   strict=True) if c is not None]
+        without = [r for r in rows if not any(r is w for w in with_calibration)]
+        if with_calibration:
+            out[f"{name} calibrated"] = with_calibration
+        if without:
+            out[f"{name} generic" if with_calibration else name] = without
         print(f"{name}: {len(rows)} validation rolls read, {refused} of {len(calibrated)} "
               "calibrations refused", flush=True)
     return out
@@ -145,6 +151,7 @@ def score(rows: list[tuple[LabelledFrame, np.ndarray, Calibration | None, Seen]]
         "silently_wrong_rolls": sum(s.silently_wrong for s in scored),
         "refusal_rate": round(sum(s.refused for s in readable) / max(len(readable), 1), 4),
         "phantoms": sum(len(s.phantoms) for s in scored),
+        "phantom_rate": round(sum(len(s.phantoms) for s in scored) / max(dice, 1), 4),
     }
 
 
@@ -160,23 +167,25 @@ def main(argv: list[str] | None = None) -> int:
     rows = collect(sets, args.scenes)
     table = []
     for peak, confidence, agreement in itertools.product(PEAKS, CONFIDENCES, AGREEMENTS):
-        with overridden(reader, "MIN_VALUE_CONFIDENCE", confidence), \
-                overridden(reader, "MIN_VIEW_AGREEMENT", agreement):
+        with overridden(finding, "MIN_VALUE_CONFIDENCE", confidence), \
+                overridden(finding, "MIN_VIEW_AGREEMENT", agreement):
             per_set = {name: score(r, peak) for name, r in rows.items()}
         table.append({"peak_threshold": peak, "min_value_confidence": confidence,
                       "min_view_agreement": agreement, "sets": per_set})
     def rank(entry: dict) -> tuple[float, ...]:
-        sets_ = entry["sets"].values()
-        return (sum(s["silently_wrong_rolls"] for s in sets_),
-                float(np.mean([s["refusal_rate"] for s in sets_])),
-                -float(np.mean([s["dice_right"] for s in sets_])))
+        calibrated = [s for name, s in entry["sets"].items() if name.endswith(" calibrated")]
+        return (sum(s["silently_wrong_rolls"] for s in calibrated),
+                -float(np.mean([s["dice_right"] - 3 * s["phantom_rate"]
+                                for s in entry["sets"].values()])),
+                float(np.mean([s["refusal_rate"] for s in calibrated])) if calibrated else 0.0)
     best = min(table, key=rank)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({
         "command": "python training/choose_thresholds.py " + " ".join(
             sys.argv[1:] if argv is None else argv),
-        "rule": "no silently wrong validation roll, then fewest refused readable rolls, then "
-                "most dice right (means over the validation sets)",
+        "rule": "no silently wrong calibrated validation roll, then the most dice right less "
+                "three times the phantom rate (mean over the validation sets), then the fewest "
+                "refused readable calibrated rolls",
         "chosen": {k: best[k] for k in ("peak_threshold", "min_value_confidence",
                                         "min_view_agreement")},
         "chosen_figures": best["sets"], "table": table}, indent=1) + "\n")

@@ -31,7 +31,8 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
 
-from pi_reader.vision import faces
+from pi_reader.vision import detector, faces
+from pi_reader.vision.types import box_contains
 from training.data import (
     CONTEXT_PX,
     NOT_A_DIE,
@@ -115,6 +116,28 @@ def part_boxes(frames: list[Frame], rng: np.random.Generator) -> list[Die]:
             if part[2] >= 4:
                 out.append(Die(frame.set_name, frame.image, context_crop(image, part),
                                CONTEXT_PX / 2, 1.0, NOT_A_DIE))
+    return out
+
+
+def mined_negatives(frames: list[Frame], models: Path) -> list[Die]:
+    """What an earlier detector (``models``) found where no die is labelled and an earlier
+    classifier did not read as a die's value surely (a real die left unlabelled would be read
+    so): the board's corner marker, a screw, a printed disc, as NOT_A_DIE. Training on a
+    finder's own mistakes is what teaches the classifier the clutter of real tables."""
+    found_by = detector.Detector(models / detector.MODEL_FILE)
+    read_by = faces.FaceClassifier(models / faces.MODEL_FILE)
+    out = []
+    for frame in frames:
+        image = frame.decode()
+        found = found_by.detect(image)
+        strays = [d for d in found if not any(box_contains(tuple(b), d.centre)
+                                              for b in frame.boxes)]
+        readings = read_by.read(image, [d.box for d in strays])
+        for stray, reading in zip(strays, readings, strict=True):
+            if reading.value is None or reading.confidence < 0.9:
+                out.append(Die(frame.set_name, frame.image, context_crop(image, stray.box),
+                               CONTEXT_PX / 2, stray.box[2] / max(stray.box[3], 1e-3),
+                               NOT_A_DIE))
     return out
 
 
@@ -220,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generated", type=Path, action="append", default=[],
                         help="a generated set's folder (training/render_scenes.py); repeatable")
     parser.add_argument("--scenes", type=int, help="use a generated set's first N scenes only")
+    parser.add_argument("--mine-with", type=Path,
+                        help="a folder with an earlier detector and classifier: their mistakes "
+                             "on the training frames become not-a-die examples")
     parser.add_argument("--steps", type=int, default=10000)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--lr", type=float, default=3e-3)
@@ -237,7 +263,9 @@ def main(argv: list[str] | None = None) -> int:
     valid_frames = {s.root.name: load_frames(s, "validation", scenes=args.scenes) for s in sets}
     crops_rng = np.random.default_rng(args.seed)
     sources = {name: dice_of(rows) + background_crops(rows, 2, crops_rng) + pair_boxes(rows)
-               + part_boxes(rows, crops_rng) for name, rows in train_frames.items()}
+               + part_boxes(rows, crops_rng)
+               + (mined_negatives(rows, args.mine_with) if args.mine_with else [])
+               for name, rows in train_frames.items()}
     counts = {name: {str(label): sum(d.label == label for d in dice)
                      for label in range(faces.CLASS_COUNT)} for name, dice in sources.items()}
     print(counts, flush=True)
@@ -262,6 +290,7 @@ def main(argv: list[str] | None = None) -> int:
                        "source_shares": REAL_SHARE | {"generated": "the rest"},
                        "generated_manifests": [str(p / "manifest.json") for p in args.generated],
                        "generated_scenes": args.scenes},
+        "mined_with": str(args.mine_with) if args.mine_with else None,
         "augmentation": {"box_shift_of_side": BOX_SHIFT, "box_scale": BOX_SCALE,
                          "turn": "any angle (70 %), mirror (50 %)", "camera": "see recolour"},
         "validation_on_label_boxes": validate(args.out, valid_frames),

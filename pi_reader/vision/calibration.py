@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from pi_reader.vision import colour, quality
+from pi_reader.vision.finding import found_dice
 from pi_reader.vision.output_files import write_atomically
 from pi_reader.vision.stages import Stages, default_stages
 from pi_reader.vision.types import DIE_COLOURS, int_box
@@ -227,10 +228,7 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None) -> Calibration:
     Raises CalibrationError saying why: not exactly six dice found, or dice that cannot be named
     as two whites plus red, yellow, green and blue.
     """
-    stages = stages or default_stages()
-    found = list(stages.find_dice(frame, None))
-    faces = stages.read_faces(frame, [d.box for d in found])
-    dice = [d for d, face in zip(found, faces, strict=True) if face.is_die]
+    dice = [d for d, _ in found_dice(frame, stages or default_stages())]
     if len(dice) != EXPECTED_DICE:
         raise CalibrationError(
             f"found {len(dice)} dice, need exactly {EXPECTED_DICE} (two white, red, "

@@ -155,14 +155,6 @@ def one_per_die(found: list[Detection]) -> list[Detection]:
     return kept
 
 
-def without_parts(dice: list[Detection]) -> list[Detection]:
-    """The dice less those lying inside another die and at most PART_OF_DIE of its side: a
-    part of that die (a close-up's pip, seen as a die from near), since one die never lies
-    inside another. Asked of boxes the face classifier took for dice: a box round a whole heap,
-    seen from far, is no die, and must not make the heap's dice parts of it."""
-    return [d for d in dice if not any(_part_of(d, other) for other in dice if other is not d)]
-
-
 def _same_die(a: Detection, b: Detection) -> bool:
     small, large = sorted((a.side, b.side))
     reach = SAME_DIE * small
@@ -170,7 +162,11 @@ def _same_die(a: Detection, b: Detection) -> bool:
     return near and small > PART_OF_DIE * large
 
 
-def _part_of(small: Detection, large: Detection) -> bool:
+def part_of(small: Detection, large: Detection) -> bool:
+    """Whether ``small`` lies inside ``large`` at most PART_OF_DIE of its side: one of them is
+    no die (one die never lies inside another). Either ``small`` is a part of a die seen from
+    near (a close-up's pip), or ``large`` is a whole heap seen from far; the face classifier
+    tells which (see reader)."""
     x, y, w, h = large.box
     cx, cy = small.centre
     return small.side <= PART_OF_DIE * large.side and x <= cx <= x + w and y <= cy <= y + h

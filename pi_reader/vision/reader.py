@@ -20,11 +20,12 @@ from collections.abc import Iterable
 import numpy as np
 
 from pi_reader.rules import COLOURS
-from pi_reader.vision import colour, detector, quality
+from pi_reader.vision import colour, quality
 from pi_reader.vision.calibration import MAX_NAMING_COST, MIN_NAMING_GAP, Calibration
 from pi_reader.vision.calibration_fit import calibration_mismatch
 from pi_reader.vision.detector import Detection
 from pi_reader.vision.faces import FaceReading
+from pi_reader.vision.finding import found_dice, trusted_value
 from pi_reader.vision.stages import Stages, default_stages
 from pi_reader.vision.types import (
     DIE_COLOURS,
@@ -38,13 +39,6 @@ from pi_reader.vision.types import (
 )
 
 WHITE_DICE = 2
-# A value is taken only when the classifier's mean probability over the patch's turns is at
-# least MIN_VALUE_CONFIDENCE and no single turn gives it less than MIN_VIEW_AGREEMENT; below
-# either the die is reported unreadable. Both chosen on the validation splits (generated scenes
-# and real photos) as the least floors with no wrong value there; benchmarks/bench_sensitivity.py
-# measures the reader at half and double of each.
-MIN_VALUE_CONFIDENCE = 0.8
-MIN_VIEW_AGREEMENT = 0.5
 # A die the classifier calls unreadable whose box is this much larger (square root of its area)
 # than the calibrated die is leaning on something: a die lying flat shows its box within a
 # tenth of the calibrated one (the calibrated side is the median over the tray), one cocked
@@ -79,10 +73,7 @@ def read_roll(
         if mismatch is not None:
             return RollReading(dice=(), problems=(mismatch,))
     stages = stages or default_stages()
-    found = list(stages.find_dice(frame_bgr, calibration.die_side_px if calibration else None))
-    faces = stages.read_faces(frame_bgr, [d.box for d in found])
-    dice_found = _whole_dice([(d, face) for d, face in zip(found, faces, strict=True)
-                              if face.is_die])
+    dice_found = found_dice(frame_bgr, stages, calibration.die_side_px if calibration else None)
     expected = expected_colours(removed_set)
     dice = _read_dice(frame_bgr, dice_found, calibration, expected)
     problems = quality.assess(
@@ -100,12 +91,6 @@ def read_roll(
     return RollReading(dice=tuple(dice), problems=tuple(problems))
 
 
-def _whole_dice(dice: list[tuple[Detection, FaceReading]]) -> list[tuple[Detection, FaceReading]]:
-    """The dice that are not parts of others (see detector.without_parts)."""
-    whole = detector.without_parts([d for d, _ in dice])
-    return [(d, face) for d, face in dice if d in whole]
-
-
 def _check_frame(frame: object) -> None:
     if (
         not isinstance(frame, np.ndarray)
@@ -120,14 +105,6 @@ def _check_frame(frame: object) -> None:
 def expected_colours(removed: frozenset[str]) -> list[str]:
     """The colours a calibrated roll must show: two whites and every coloured die in play."""
     return [WHITE] * WHITE_DICE + [c for c in COLOURS if c not in removed]
-
-
-def trusted_value(face: FaceReading) -> int | None:
-    """The face's value when the classifier is sure of it from every turn, else None."""
-    if face.value is None:
-        return None
-    sure = face.confidence >= MIN_VALUE_CONFIDENCE and face.agreement >= MIN_VIEW_AGREEMENT
-    return face.value if sure else None
 
 
 def _read_dice(

@@ -42,7 +42,7 @@ def test_a_tiny_set_is_a_recorded_set_with_an_appliance_and_a_generic_scene(rend
                                                  else "generic")
         for die in frame.dice:
             x, y, w, h = die.box
-            assert 0 <= x and 0 <= y and x + w <= width + 0.1 and y + h <= height + 0.1
+            assert x >= 0 and y >= 0 and x + w <= width + 0.1 and y + h <= height + 0.1
             if die.value is None:
                 assert die.unreadable and die.rendered_value in range(1, 7)
             else:

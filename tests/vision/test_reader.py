@@ -10,9 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pi_reader.vision import reader
+from pi_reader.vision import finding, reader
 from pi_reader.vision.faces import FaceReading
-from pi_reader.vision.reader import read_roll, trusted_value
+from pi_reader.vision.finding import trusted_value
+from pi_reader.vision.reader import read_roll
 from pi_reader.vision.types import ProblemKind
 
 from .reader_doubles import NOT_A_DIE, label_calibration, label_stages, sure
@@ -83,9 +84,9 @@ def test_a_die_nobody_can_read_refuses_the_roll_and_is_named(datasets_dir, s05):
     ("face", "trusted"),
     [
         (FaceReading(4, 0.97, 0.93, True), True),
-        (FaceReading(4, reader.MIN_VALUE_CONFIDENCE - 0.01, 0.9, True), False),
-        (FaceReading(4, 0.97, reader.MIN_VIEW_AGREEMENT - 0.01, True), False),
-        (FaceReading(4, reader.MIN_VALUE_CONFIDENCE, reader.MIN_VIEW_AGREEMENT, True), True),
+        (FaceReading(4, finding.MIN_VALUE_CONFIDENCE - 0.01, 0.9, True), False),
+        (FaceReading(4, 0.97, finding.MIN_VIEW_AGREEMENT - 0.01, True), False),
+        (FaceReading(4, finding.MIN_VALUE_CONFIDENCE, finding.MIN_VIEW_AGREEMENT, True), True),
     ],
 )
 def test_a_value_is_trusted_only_when_sure_from_every_turn(face, trusted):
@@ -94,7 +95,7 @@ def test_a_value_is_trusted_only_when_sure_from_every_turn(face, trusted):
 
 def test_an_unsure_value_refuses_the_roll(datasets_dir, s05):
     frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
-    unsure = FaceReading(frame.dice[0].value, reader.MIN_VALUE_CONFIDENCE - 0.05, 0.7, True)
+    unsure = FaceReading(frame.dice[0].value, finding.MIN_VALUE_CONFIDENCE - 0.05, 0.7, True)
     _, reading = read(datasets_dir, "s05/roll_001.jpg", s05, faces={0: unsure})
     assert [p.kind for p in reading.problems] == [ProblemKind.UNREADABLE_VALUE]
     assert reading.white_sum is None or frame.dice[0].colour != "white"
@@ -138,3 +139,23 @@ def test_a_frame_of_another_size_is_one_problem_before_any_die_is_looked_for(dat
     stages = label_stages(frame.dice)
     reading = read_roll(image, s05, stages=type(stages)(no_finder, stages.read_faces))
     assert [p.kind for p in reading.problems] == [ProblemKind.CALIBRATION_MISMATCH]
+
+
+def test_of_a_box_inside_another_the_unread_small_one_is_a_part_of_the_die(datasets_dir, s05):
+    # A close-up's pip taken for a die: inside a die, a fifth of its size, no face read.
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    x, y, w, h = frame.dice[0].box
+    pip = ((x + w / 2 - w / 10, y + h / 2 - h / 10, w / 5, h / 5), sure(None))
+    _, reading = read(datasets_dir, "s05/roll_001.jpg", s05, extra=[pip])
+    assert reading.ok and len(reading.dice) == len(frame.dice)
+
+
+def test_of_a_box_inside_another_the_large_one_round_surely_read_dice_is_a_heap(
+        datasets_dir, s05):
+    # A box round a whole heap, seen from far, that the classifier took for a die: the dice
+    # inside it are read surely, so it is no die.
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    x, y, w, h = frame.dice[0].box
+    heap = ((x - 1.5 * w, y - 1.5 * h, 4 * w, 4 * h), sure(None))
+    _, reading = read(datasets_dir, "s05/roll_001.jpg", s05, extra=[heap])
+    assert reading.ok and len(reading.dice) == len(frame.dice)

@@ -125,13 +125,6 @@ def test_a_removed_die_taken_out_is_no_problem(roll, s00):
     assert ProblemKind.REMOVED_DIE_PRESENT not in {k for k, _ in kinds(reading)}
 
 
-def test_a_die_leaning_over_is_cocked(roll, s00):
-    # A copy of a square-looking die pasted stretched 1.5 times: the long footprint of a die
-    # resting on an edge against another, which shows two faces from above.
-    reading = read_roll(paste_copy(pixels(roll), roll, box_of(roll, "white", 1), 1.5), s00)
-    assert ProblemKind.COCKED_DIE in {k for k, _ in kinds(reading)}
-
-
 def test_a_face_with_its_pips_painted_over_is_unreadable(roll, s00):
     image = pixels(roll)
     x, y, w, h = box_of(roll, "white", 1)

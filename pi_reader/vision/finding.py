@@ -1,0 +1,57 @@
+"""The dice of a frame: what the detector finds and the face classifier takes for whole dice.
+
+Calibration and the reader both start here, so a die is a die by one rule: the detector's boxes
+(at the calibrated die size, or on its pyramid), each read by the classifier; what it calls *not
+a die* is left out, and so is one of any two boxes of which one lies inside the other at most a
+part of its size (see :func:`whole_dice`). A value is trusted only when the classifier is sure of
+it from every view (:func:`trusted_value`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pi_reader.vision import detector
+from pi_reader.vision.detector import Detection
+from pi_reader.vision.faces import FaceReading
+from pi_reader.vision.stages import Stages
+
+# A value is taken only when the classifier's mean probability over the patch's views is at
+# least MIN_VALUE_CONFIDENCE and no single view gives it less than MIN_VIEW_AGREEMENT; below
+# either the die is unreadable. Both chosen on the validation splits (generated scenes and real
+# photos) by training/choose_thresholds.py (benchmarks/results/thresholds.json);
+# benchmarks/bench_sensitivity.py measures the reader at half and double of each.
+MIN_VALUE_CONFIDENCE = 0.8
+MIN_VIEW_AGREEMENT = 0.5
+
+FoundDie = tuple[Detection, FaceReading]
+
+
+def found_dice(frame_bgr: np.ndarray, stages: Stages, die_side_px: float | None = None
+               ) -> list[FoundDie]:
+    """Every whole die in the frame with its face reading, strongest detection first."""
+    found = list(stages.find_dice(frame_bgr, die_side_px))
+    faces = stages.read_faces(frame_bgr, [d.box for d in found])
+    return whole_dice([(d, face) for d, face in zip(found, faces, strict=True) if face.is_die])
+
+
+def trusted_value(face: FaceReading) -> int | None:
+    """The face's value when the classifier is sure of it from every view, else None."""
+    if face.value is None:
+        return None
+    sure = face.confidence >= MIN_VALUE_CONFIDENCE and face.agreement >= MIN_VIEW_AGREEMENT
+    return face.value if sure else None
+
+
+def whole_dice(dice: list[FoundDie]) -> list[FoundDie]:
+    """The dice less the boxes that are no die: of a box inside another at most a part of its
+    size (detector.part_of), the small one is a die when its face is read surely, and the large
+    one a whole heap seen from far (whose patch may even look like a face: three small dice in a
+    row read as a three); otherwise the small one is a part of the large die (a close-up's
+    pip)."""
+    dropped: set[int] = set()
+    for i, (small, small_face) in enumerate(dice):
+        for j, (large, _) in enumerate(dice):
+            if i != j and detector.part_of(small, large):
+                dropped.add(j if trusted_value(small_face) is not None else i)
+    return [die for k, die in enumerate(dice) if k not in dropped]
