@@ -110,7 +110,7 @@ def part_boxes(frames: list[Frame], rng: np.random.Generator) -> list[Die]:
             continue
         image = frame.decode()
         for x, y, w, h in frame.boxes[:2]:
-            side = max(w, h) * rng.uniform(0.2, 0.4)
+            side = min(w, h) * rng.uniform(0.2, 0.4)
             part = np.array([x + rng.uniform(0, w - side), y + rng.uniform(0, h - side),
                              side, side], np.float32)
             if part[2] >= 4:

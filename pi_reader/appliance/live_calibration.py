@@ -13,6 +13,7 @@ calibration so a person can see that all six dice were found.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,9 +22,14 @@ import cv2
 import numpy as np
 
 from pi_reader.devices import Camera
-from pi_reader.vision import quality
 from pi_reader.vision.annotate import annotate
-from pi_reader.vision.calibration import Calibration, CalibrationError, CameraSettings, calibrate
+from pi_reader.vision.calibration import (
+    Calibration,
+    CalibrationError,
+    CameraSettings,
+    ClippedFaces,
+    calibrate,
+)
 from pi_reader.vision.reader import read_roll
 from pi_reader.vision.types import RollReading
 
@@ -86,14 +92,15 @@ def apply_camera_settings(camera: Camera, settings: CameraSettings) -> None:
 def lower_exposure_off_the_dice(
     camera: Camera, settings: CameraSettings, frame: np.ndarray
 ) -> tuple[CameraSettings, np.ndarray]:
-    """The settings, and a frame taken with them, with the exposure lowered step by step while a
-    coloured die's top face is clipped white in ``frame`` (see EXPOSURE_STEP).
+    """The settings, and a frame taken with them, with the exposure lowered step by step (see
+    EXPOSURE_STEP) while calibration refuses the frame because the lamp clips dice faces white
+    (``ClippedFaces``: a coloured die's face, or more than the two white dice's).
 
-    Only a frame that calibrates says which dice are coloured. One that does not is tried once
-    lower too (a washed-out die can be why its colours cannot be named), and a lower exposure
-    whose frame does not calibrate is never taken: the camera goes back to the last good one.
+    The first lower frame that calibrates is taken; one refused for another reason (the dice
+    lost in the dark, say) is never taken: the camera goes back to the last settings, and
+    calibrating their frame then says what is wrong.
     """
-    if _coloured_faces_clipped(frame) == 0:
+    if _verdict(frame) is not _Verdict.CLIPPED:
         return settings, frame
     for _ in range(MAX_EXPOSURE_STEPS):
         lower = dataclasses.replace(
@@ -103,27 +110,30 @@ def lower_exposure_off_the_dice(
         for _ in range(FROZEN_FRAMES):
             camera.capture()
         darker = camera.capture()
-        clipped = _coloured_faces_clipped(darker)
-        if clipped is None:
+        verdict = _verdict(darker)
+        if verdict is _Verdict.REFUSED:
             apply_camera_settings(camera, settings)
             return settings, frame
         settings, frame = lower, darker
-        if clipped == 0:
+        if verdict is _Verdict.CALIBRATES:
             break
     return settings, frame
 
 
-def _coloured_faces_clipped(frame: np.ndarray) -> int | None:
-    """How many coloured dice have their top face clipped white; None if the frame does not
-    calibrate (then which dice are coloured is not known)."""
+class _Verdict(enum.Enum):
+    CALIBRATES = "calibrates"
+    CLIPPED = "clipped"  # refused because the lamp clips faces white
+    REFUSED = "refused"  # refused for another reason
+
+
+def _verdict(frame: np.ndarray) -> _Verdict:
     try:
-        reading = read_roll(frame, calibrate(frame))
+        calibrate(frame)
+    except ClippedFaces:
+        return _Verdict.CLIPPED
     except CalibrationError:
-        return None
-    return sum(
-        1 for die in reading.dice
-        if die.colour != "white" and quality.face_washed_out(frame, die.box)
-    )
+        return _Verdict.REFUSED
+    return _Verdict.CALIBRATES
 
 
 def check_image_path(out: Path) -> Path:

@@ -27,11 +27,15 @@ from pi_reader.vision import colour, quality
 from pi_reader.vision.finding import found_dice
 from pi_reader.vision.output_files import write_atomically
 from pi_reader.vision.stages import Stages, default_stages
-from pi_reader.vision.types import DIE_COLOURS, int_box
+from pi_reader.vision.types import DIE_COLOURS, WHITE, int_box
 
 FORMAT = "pi-reader-calibration"
 VERSION = 2  # 1 was the classical finder's scene model and pip polarities
 EXPECTED_DICE = 6
+# Only the two white dice may show a face clipped white at calibration: they sit near clipping
+# under any good exposure and their dark pips survive it, while a coloured die's clipped face has
+# lost its colour and its light pips (live calibration lowers the exposure until none is).
+WHITE_DICE = 2
 # The empty tray is kept on a grid this many cells wide (rows follow the frame's shape): fine
 # enough to see a tray's edge or a new shadow, a few kilobytes in the file.
 TRAY_GRID_COLUMNS = 64
@@ -46,6 +50,11 @@ MIN_NAMING_GAP = 0.18
 
 class CalibrationError(ValueError):
     """A calibration frame that cannot be used, or a calibration file that cannot be trusted."""
+
+
+class ClippedFaces(CalibrationError):
+    """The frame cannot be calibrated because the lamp clips dice faces white: a lower exposure
+    may calibrate (live calibration tries one)."""
 
 
 @dataclass(frozen=True)
@@ -241,17 +250,29 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None) -> Calibration:
     naming = colour.name_six_dice(
         relative, [colour.die_pixel_chroma(*p, tray, clipped_last=True) for p in pixels]
     )
+    washed = [name for name, box in zip(naming.names, boxes, strict=True)
+              if quality.face_washed_out(frame, box)]
+    # A refused naming is the lamp's fault when a face is clipped: say so, and let live
+    # calibration lower the exposure.
+    refusal = ClippedFaces if washed else CalibrationError
     if naming.cost > MAX_NAMING_COST:
-        raise CalibrationError(
+        raise refusal(
             "cannot tell the six dice apart as two white, red, yellow, green and blue "
             f"(best naming costs {naming.cost:.1f}, at most {MAX_NAMING_COST} is trusted); "
             "check the light and that these are the Qwixx dice"
         )
     if naming.gap < MIN_NAMING_GAP:
-        raise CalibrationError(
+        raise refusal(
             "the dice's colours are ambiguous: two different namings fit almost equally "
             f"(gap {naming.gap:.2f} < {MIN_NAMING_GAP}); a die may be washed out by the light; "
             "lower the exposure or move the lamp and calibrate again"
+        )
+    if len(washed) > WHITE_DICE or any(name != WHITE for name in washed):
+        raise ClippedFaces(
+            f"the lamp clips the top face of {len(washed)} dice white, "
+            f"{'more than the two white dice' if len(washed) > WHITE_DICE else 'a coloured one'}"
+            ": a coloured die's colour and pips cannot be learnt from a clipped face; lower the "
+            "exposure or move the lamp and calibrate again"
         )
     height, width = frame.shape[:2]
     return Calibration(

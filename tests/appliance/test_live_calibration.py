@@ -90,11 +90,14 @@ def test_the_exposure_is_lowered_until_no_coloured_face_is_clipped(tmp_path: Pat
 def test_a_lower_exposure_that_does_not_calibrate_is_not_taken(tmp_path: Path) -> None:
     empty_tray = np.full((768, 1024, 3), (60, 120, 70), np.uint8)
     scene = cv2.imread(str(DEMO / "calibration.jpg"))
-    # Lit 1.8 times as brightly, the frame calibrates with three coloured faces clipped.
+    # Lit 1.8 times as brightly three coloured faces are clipped: calibration refuses the frame,
+    # the exposure is lowered once, and that frame (an empty tray) does not calibrate either.
     camera = LampCamera(scene, brightness=1.8, below=empty_tray, below_under=12000)
-    calibration, _ = calibrate_live(camera, tmp_path / "c.json", 0.0, lambda s: None)
+    out = tmp_path / "c.json"
+    with pytest.raises(CalibrationError, match="clips the top face"):
+        calibrate_live(camera, out, 0.0, lambda s: None)
     assert [c["exposure_time_us"] for c in camera.applied_controls] == [12000, 9000, 12000]
-    assert calibration.camera is not None and calibration.camera.exposure_time_us == 12000
+    assert not out.exists()
 
 
 def test_a_frame_without_the_six_dice_writes_nothing(tmp_path: Path) -> None:

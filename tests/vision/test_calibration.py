@@ -173,3 +173,15 @@ def test_calibration_finds_the_six_dice_with_the_real_finder(datasets_dir, set_n
     label_side = np.median([np.sqrt(d.box[2] * d.box[3]) for d in frame.dice])
     seen = detector.TARGET_SIDE_PX * label_side / learnt.die_side_px
     assert detector.TRAINED_SIDES[0] <= seen <= detector.TRAINED_SIDES[1]
+
+
+def test_a_coloured_die_clipped_white_refuses_the_calibration_and_says_the_lamp(datasets_dir):
+    # Its colour and light pips are gone; live calibration lowers the exposure on this error.
+    frame = labelled(datasets_dir, SET, "s00/calibration.jpg")
+    image = pixels(frame)
+    red = next(d for d in frame.dice if d.colour == "red")
+    x, y, w, h = (round(v) for v in red.box)
+    image[y + h // 4 : y + 3 * h // 4, x + w // 4 : x + 3 * w // 4] = 255
+    # The two white dice's faces are clipped already, as under any bright lamp.
+    with pytest.raises(cal.ClippedFaces, match="of 3 dice white, more than the two white dice"):
+        calibrate(image, label_stages(frame.dice))
