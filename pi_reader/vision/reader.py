@@ -216,13 +216,7 @@ def _count_problems(dice: list[DieReading], removed: frozenset[str]) -> list[Pro
                 )
             )
         elif found > expected and name in removed:
-            problems.append(
-                Problem(
-                    ProblemKind.REMOVED_DIE_PRESENT,
-                    f"the {name} die is out of play but is in the tray; take it out",
-                    name,
-                )
-            )
+            problems.append(_removed_in_tray(name))
         elif found > expected and name == WHITE:
             problems.append(
                 Problem(
@@ -243,12 +237,12 @@ def _count_problems(dice: list[DieReading], removed: frozenset[str]) -> list[Pro
 
 
 def _removed_present(dice: list[DieReading], removed: frozenset[str]) -> list[Problem]:
-    present = sorted({d.colour for d in dice} & removed)
-    return [
-        Problem(
-            ProblemKind.REMOVED_DIE_PRESENT,
-            f"the {name} die is out of play but is in the tray; take it out",
-            name,
-        )
-        for name in present
-    ]
+    return [_removed_in_tray(name) for name in sorted({d.colour for d in dice} & removed)]
+
+
+def _removed_in_tray(name: str) -> Problem:
+    return Problem(
+        ProblemKind.REMOVED_DIE_PRESENT,
+        f"the {name} die is out of play but is in the tray; take it out",
+        name,
+    )
