@@ -3,13 +3,14 @@
     python training/choose_thresholds.py --datasets ../shared/datasets \
         --generated /work/renders/dr1 [--scenes N] [--out benchmarks/results/thresholds.json]
 
-The thresholds are the detector's ``PEAK_THRESHOLD`` and the reader's ``MIN_VALUE_CONFIDENCE``
-and ``MIN_VIEW_AGREEMENT``. Every validation frame (the generated scenes' validation split,
+The thresholds are the detector's ``PEAK_THRESHOLD`` and ``TARGET_SIDE_PX`` (the side a
+calibrated frame's dice are scaled to) and the reader's ``MIN_VALUE_CONFIDENCE`` and
+``MIN_VIEW_AGREEMENT``. Every validation frame (the generated scenes' validation split,
 appliance scenes calibrated from their own calibration frame; the real sets' validation splits
-in the generic mode) is read once by the networks, their answers kept, and the whole reader is
-then run again over those answers for every combination, scored as ``replay`` scores. The rule:
-no silently wrong roll on any validation set, then the fewest refused readable rolls, then the
-most dice right. Test splits and the qwixx-rendered sets are never read here.
+in the generic mode) is read once by the networks (a calibrated one once per target side), their
+answers kept, and the whole reader is then run again over those answers for every combination,
+scored as ``replay`` scores. The rule (``RULE``) puts a silently wrong roll before everything
+else. Test splits and the qwixx-rendered sets are never read here.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -41,7 +43,13 @@ from training.splits import select
 PEAKS = (0.2, 0.3, 0.4, 0.5)
 CONFIDENCES = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 AGREEMENTS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+TARGET_SIDES = (12.0, 16.0, 20.0)
 LOWEST_PEAK = min(PEAKS)
+RULE = ("no silently wrong calibrated validation roll, then the most dice right less three times "
+        "the phantom rate (mean over the validation sets), then the fewest refused readable "
+        "calibrated rolls")
+
+Row = tuple[LabelledFrame, np.ndarray, "Calibration | None", "Seen"]
 
 
 @dataclass
@@ -98,13 +106,14 @@ def frames_to_read(recorded: RecordedSet, scenes: int | None
     return [(f, calibrations.get(f.scenario)) for f in chosen if f.kind == "roll"]
 
 
-def collect(sets: list[RecordedSet], scenes: int | None
-            ) -> dict[str, list[tuple[LabelledFrame, np.ndarray, Calibration | None, Seen]]]:
+def collect(sets: list[RecordedSet], scenes: int | None) -> dict[str, dict[float, list[Row]]]:
+    """Each validation set's rows by target side (a generic set's rows under every side)."""
     stages = default_stages()
-    out: dict[str, list[tuple[LabelledFrame, np.ndarray, Calibration | None, Seen]]] = {}
+    out: dict[str, dict[float, list[Row]]] = {}
     for recorded in sets:
         calibrated: dict[str, Calibration | None] = {}
-        rows = []
+        generic: list[Row] = []
+        by_target: dict[float, list[Row]] = {}
         for frame, calibration_frame in frames_to_read(recorded, scenes):
             calibration = None
             if calibration_frame is not None:
@@ -116,24 +125,26 @@ def collect(sets: list[RecordedSet], scenes: int | None
                         calibrated[calibration_frame.image] = None
                 calibration = calibrated[calibration_frame.image]
             image = load_frame(frame.path)
-            side = calibration.die_side_px if calibration else None
-            rows.append((frame, image, calibration, look(stages, image, side)))
+            if calibration is None:
+                generic.append((frame, image, None, look(stages, image, None)))
+                continue
+            for target in TARGET_SIDES:
+                with overridden(detector, "TARGET_SIDE_PX", target):
+                    seen = look(stages, image, calibration.die_side_px)
+                by_target.setdefault(target, []).append((frame, image, calibration, seen))
         refused = sum(c is None for c in calibrated.values())
         name = recorded.root.name
-        with_calibration = [r for r, (_, c) in zip(rows, frames_to_read(recorded, scenes),
-                                                   strict=True) if c is not None]
-        without = [r for r in rows if not any(r is w for w in with_calibration)]
-        if with_calibration:
-            out[f"{name} calibrated"] = with_calibration
-        if without:
-            out[f"{name} generic" if with_calibration else name] = without
+        if by_target:
+            out[f"{name} calibrated"] = by_target
+        if generic:
+            out[f"{name} generic" if by_target else name] = dict.fromkeys(TARGET_SIDES, generic)
+        rows = generic + by_target.get(TARGET_SIDES[0], [])
         print(f"{name}: {len(rows)} validation rolls read, {refused} of {len(calibrated)} "
               "calibrations refused", flush=True)
     return out
 
 
-def score(rows: list[tuple[LabelledFrame, np.ndarray, Calibration | None, Seen]], peak: float
-          ) -> dict[str, float]:
+def score(rows: list[Row], peak: float) -> dict[str, float]:
     scores: list[FrameScore] = []
     for frame, image, calibration, seen in rows:
         replayed = Replayed(seen, peak)
@@ -155,6 +166,15 @@ def score(rows: list[tuple[LabelledFrame, np.ndarray, Calibration | None, Seen]]
     }
 
 
+def rank(entry: dict[str, Any]) -> tuple[float, ...]:
+    """The order of RULE: smaller is better."""
+    calibrated = [s for name, s in entry["sets"].items() if name.endswith(" calibrated")]
+    return (sum(s["silently_wrong_rolls"] for s in calibrated),
+            -float(np.mean([s["dice_right"] - 3 * s["phantom_rate"]
+                            for s in entry["sets"].values()])),
+            float(np.mean([s["refusal_rate"] for s in calibrated])) if calibrated else 0.0)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", type=Path, required=True)
@@ -169,25 +189,21 @@ def main(argv: list[str] | None = None) -> int:
     for peak, confidence, agreement in itertools.product(PEAKS, CONFIDENCES, AGREEMENTS):
         with overridden(finding, "MIN_VALUE_CONFIDENCE", confidence), \
                 overridden(finding, "MIN_VIEW_AGREEMENT", agreement):
-            per_set = {name: score(r, peak) for name, r in rows.items()}
-        table.append({"peak_threshold": peak, "min_value_confidence": confidence,
-                      "min_view_agreement": agreement, "sets": per_set})
-    def rank(entry: dict) -> tuple[float, ...]:
-        calibrated = [s for name, s in entry["sets"].items() if name.endswith(" calibrated")]
-        return (sum(s["silently_wrong_rolls"] for s in calibrated),
-                -float(np.mean([s["dice_right"] - 3 * s["phantom_rate"]
-                                for s in entry["sets"].values()])),
-                float(np.mean([s["refusal_rate"] for s in calibrated])) if calibrated else 0.0)
+            generic = {name: score(by[TARGET_SIDES[0]], peak) for name, by in rows.items()
+                       if not name.endswith(" calibrated")}
+            for target in TARGET_SIDES:
+                calibrated = {name: score(by[target], peak) for name, by in rows.items()
+                              if name.endswith(" calibrated")}
+                table.append({"peak_threshold": peak, "target_side_px": target,
+                              "min_value_confidence": confidence,
+                              "min_view_agreement": agreement, "sets": generic | calibrated})
     best = min(table, key=rank)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({
         "command": "python training/choose_thresholds.py " + " ".join(
             sys.argv[1:] if argv is None else argv),
-        "rule": "no silently wrong calibrated validation roll, then the most dice right less "
-                "three times the phantom rate (mean over the validation sets), then the fewest "
-                "refused readable calibrated rolls",
-        "chosen": {k: best[k] for k in ("peak_threshold", "min_value_confidence",
-                                        "min_view_agreement")},
+        "rule": RULE,
+        "chosen": {k: v for k, v in best.items() if k != "sets"},
         "chosen_figures": best["sets"], "table": table}, indent=1) + "\n")
     print(json.dumps({k: best[k] for k in best if k != "sets"}), json.dumps(best["sets"]))
     return 0
