@@ -185,3 +185,25 @@ def test_a_coloured_die_clipped_white_refuses_the_calibration_and_says_the_lamp(
     # The two white dice's faces are clipped already, as under any bright lamp.
     with pytest.raises(cal.ClippedFaces, match="of 3 dice white, more than the two white dice"):
         calibrate(image, label_stages(frame.dice))
+
+
+@pytest.mark.parametrize(("cost", "gap", "trusted"), [
+    (2.5, 0.20, True),   # the worst right naming of the generated calibration frames
+    (2.5, 0.17, False),  # the closer of their two wrong namings
+    (3.5, 0.40, False),  # a pairing nothing fits
+])
+def test_a_naming_is_trusted_only_as_the_generated_calibrations_measured(
+    datasets_dir, monkeypatch, cost, gap, trusted
+):
+    # calibration.MIN_NAMING_GAP (0.18) and MAX_NAMING_COST (3.0): right namings of the
+    # generated scenes' calibration frames cost at most 2.5 and won by 0.20 or more, the wrong
+    # ones won by 0.17 and 0.06. At half either limit a probe here is trusted, at double refused.
+    frame = labelled(datasets_dir, SET, "s05/calibration.jpg")
+    names = [d.colour for d in frame.dice]
+    monkeypatch.setattr(cal.colour, "name_six_dice",
+                        lambda *_: cal.colour.SixDiceNaming(names, cost, gap))
+    if trusted:
+        assert calibrate(pixels(frame), label_stages(frame.dice)).die_side_px > 0
+    else:
+        with pytest.raises(CalibrationError):
+            calibrate(pixels(frame), label_stages(frame.dice))
