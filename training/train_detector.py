@@ -18,7 +18,6 @@ splits, and the figures go into the model card (``models/dice-detector.json``).
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import sys
@@ -33,7 +32,8 @@ from torch import nn
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
 
 from pi_reader.vision import detector
-from training.data import REAL_SETS, Frame, describe, load_frames, open_set, write_card
+from training import runs
+from training.data import Frame
 
 VIEW = 192
 STRIDE = detector.STRIDE
@@ -172,13 +172,7 @@ class Sampler:
 
     def __init__(self, sources: dict[str, list[Frame]], rng: random.Random) -> None:
         self.sources = {k: v for k, v in sources.items() if v}
-        shares = {k: REAL_SHARE.get(k, 0.0) for k in self.sources}
-        generated = [k for k in self.sources if k not in REAL_SHARE]
-        rest = 1.0 - sum(shares.values())
-        for k in generated:
-            shares[k] = rest / len(generated)
-        self.names = list(self.sources)
-        self.weights = [shares[k] for k in self.names]
+        self.names, self.weights = runs.source_weights(list(self.sources), REAL_SHARE)
         self.rng = rng
 
     def batch(self, size: int) -> tuple[torch.Tensor, ...]:
@@ -273,52 +267,19 @@ def validate(model: Path, frames: dict[str, list[Frame]],
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--datasets", type=Path, required=True, help="the shared sets' folder")
-    parser.add_argument("--generated", type=Path, action="append", default=[],
-                        help="a generated set's folder (training/render_scenes.py); repeatable")
-    parser.add_argument("--scenes", type=int, help="use a generated set's first N scenes only")
-    parser.add_argument("--steps", type=int, default=12000)
-    parser.add_argument("--batch", type=int, default=16)
-    parser.add_argument("--lr", type=float, default=3e-3)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=Path("models") / detector.MODEL_FILE)
-    args = parser.parse_args(argv)
-    random.seed(args.seed)
-    np.random.seed(args.seed)
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    sources = [open_set(args.datasets, name) for name in REAL_SETS]
-    sources += [open_set(args.datasets, str(path)) for path in args.generated]
-    train_frames = {s.root.name: load_frames(s, "train", scenes=args.scenes) for s in sources}
-    valid_frames = {s.root.name: load_frames(s, "validation", scenes=args.scenes)
-                    for s in sources}
-    print({k: len(v) for k, v in train_frames.items()}, flush=True)
+    parser = runs.parser_for(__doc__.split("\n\n")[0], steps=12000, batch=16,
+                             model_file=detector.MODEL_FILE)
+    run = runs.start("train_detector.py", parser, argv)
+    args = run.args
     net = CentreNet()
-    started = time.time()
-    train(net, Sampler(train_frames, random.Random(args.seed)), args.steps, args.batch, args.lr)
-    minutes = (time.time() - started) / 60
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(net.state_dict(), args.out.with_suffix(".pt"))
-    export(net, args.out)
-    figures = validate(args.out, valid_frames)
-    write_card(args.out.with_suffix(".json"), {
-        "model": args.out.name, "what": "dice centre heatmap, log box size and centre offset "
-        "at a quarter of the input; fully convolutional, any input a multiple of 16 px",
-        "command": "python training/train_detector.py " + " ".join(sys.argv[1:] if argv is None
-                                                                  else argv),
-        "seed": args.seed, "steps": args.steps, "batch": args.batch, "view_px": VIEW,
-        "trained_die_sides_px": detector.TRAINED_SIDES,
-        "parameters": sum(p.numel() for p in net.parameters()),
-        "size_bytes": args.out.stat().st_size, "training_minutes": round(minutes, 1),
-        "train_data": {"frames": describe([f for v in train_frames.values() for f in v]),
-                       "source_shares": REAL_SHARE | {"generated": "the rest"},
-                       "generated_manifests": [str(p / "manifest.json") for p in args.generated],
-                       "generated_scenes": args.scenes},
-        "validation": figures,
-    })
-    print(f"wrote {args.out} and its card after {args.steps} steps ({minutes:.0f} min)")
+    train(net, Sampler(run.train_frames, random.Random(args.seed)), args.steps, args.batch,
+          args.lr)
+    runs.finish(run, net, export, lambda: {
+        "what": "dice centre heatmap, log box size and centre offset at a quarter of the input; "
+                "fully convolutional, any input a multiple of 16 px",
+        "view_px": VIEW, "trained_die_sides_px": detector.TRAINED_SIDES,
+        "validation": validate(args.out, run.valid_frames),
+    }, {"source_shares": REAL_SHARE | {"generated": "the rest"}})
     return 0
 
 

@@ -17,7 +17,6 @@ and recoloured as another camera would.
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import sys
@@ -33,19 +32,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 
 from pi_reader.vision import detector, faces
 from pi_reader.vision.types import box_contains
+from training import runs
 from training.data import (
     CONTEXT_PX,
     NOT_A_DIE,
-    REAL_SETS,
     Die,
     Frame,
     background_crops,
     context_crop,
-    describe,
     dice_of,
-    load_frames,
-    open_set,
-    write_card,
 )
 from training.train_detector import recolour
 
@@ -164,12 +159,7 @@ def draw(die: Die, rng: random.Random) -> np.ndarray:
 class Sampler:
     def __init__(self, sources: dict[str, list[Die]], rng: random.Random) -> None:
         self.sources = {k: v for k, v in sources.items() if v}
-        shares = {k: REAL_SHARE.get(k, 0.0) for k in self.sources}
-        generated = [k for k in self.sources if k not in REAL_SHARE]
-        for k in generated:
-            shares[k] = (1.0 - sum(REAL_SHARE.get(n, 0.0) for n in self.sources)) / len(generated)
-        self.names = list(self.sources)
-        self.weights = [shares[k] for k in self.names]
+        self.names, self.weights = runs.source_weights(list(self.sources), REAL_SHARE)
         self.rng = rng
 
     def batch(self, size: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -238,64 +228,32 @@ def validate(model: Path, frames: dict[str, list[Frame]]) -> dict[str, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--datasets", type=Path, required=True, help="the shared sets' folder")
-    parser.add_argument("--generated", type=Path, action="append", default=[],
-                        help="a generated set's folder (training/render_scenes.py); repeatable")
-    parser.add_argument("--scenes", type=int, help="use a generated set's first N scenes only")
+    parser = runs.parser_for(__doc__.split("\n\n")[0], steps=10000, batch=128,
+                             model_file=faces.MODEL_FILE)
     parser.add_argument("--mine-with", type=Path,
                         help="a folder with an earlier detector and classifier: their mistakes "
                              "on the training frames become not-a-die examples")
-    parser.add_argument("--steps", type=int, default=10000)
-    parser.add_argument("--batch", type=int, default=128)
-    parser.add_argument("--lr", type=float, default=3e-3)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=Path("models") / faces.MODEL_FILE)
-    args = parser.parse_args(argv)
-    random.seed(args.seed)
-    np.random.seed(args.seed)
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
-    sets = [open_set(args.datasets, name) for name in REAL_SETS]
-    sets += [open_set(args.datasets, str(path)) for path in args.generated]
-    train_frames = {s.root.name: load_frames(s, "train", scenes=args.scenes) for s in sets}
-    valid_frames = {s.root.name: load_frames(s, "validation", scenes=args.scenes) for s in sets}
+    run = runs.start("train_faces.py", parser, argv)
+    args = run.args
     crops_rng = np.random.default_rng(args.seed)
     sources = {name: dice_of(rows) + background_crops(rows, 2, crops_rng) + pair_boxes(rows)
                + part_boxes(rows, crops_rng)
                + (mined_negatives(rows, args.mine_with) if args.mine_with else [])
-               for name, rows in train_frames.items()}
+               for name, rows in run.train_frames.items()}
     counts = {name: {str(label): sum(d.label == label for d in dice)
                      for label in range(faces.CLASS_COUNT)} for name, dice in sources.items()}
     print(counts, flush=True)
     net = FaceNet()
-    started = time.time()
     train(net, Sampler(sources, random.Random(args.seed)), args.steps, args.batch, args.lr)
-    minutes = (time.time() - started) / 60
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(net.state_dict(), args.out.with_suffix(".pt"))
-    export(net, args.out)
-    write_card(args.out.with_suffix(".json"), {
-        "model": args.out.name, "what": "top face of one die: not a die (0), 1..6, or a die "
-        "nobody could read (7), "
-        f"from a {faces.INPUT_PX} px patch of {faces.PATCH_OF_BOX} x the box's longer side",
-        "command": "python training/train_faces.py " + " ".join(sys.argv[1:] if argv is None
-                                                                else argv),
-        "seed": args.seed, "steps": args.steps, "batch": args.batch,
-        "input_px": faces.INPUT_PX, "parameters": sum(p.numel() for p in net.parameters()),
-        "size_bytes": args.out.stat().st_size, "training_minutes": round(minutes, 1),
-        "train_data": {"frames": describe([f for v in train_frames.values() for f in v]),
-                       "patches_by_class": counts,
-                       "source_shares": REAL_SHARE | {"generated": "the rest"},
-                       "generated_manifests": [str(p / "manifest.json") for p in args.generated],
-                       "generated_scenes": args.scenes},
+    runs.finish(run, net, export, lambda: {
+        "what": "top face of one die: not a die (0), 1..6, or a die nobody could read (7), "
+                f"from a {faces.INPUT_PX} px patch of {faces.PATCH_OF_BOX} x the box's longer side",
+        "input_px": faces.INPUT_PX,
         "mined_with": str(args.mine_with) if args.mine_with else None,
         "augmentation": {"box_shift_of_side": BOX_SHIFT, "box_scale": BOX_SCALE,
                          "turn": "any angle (70 %), mirror (50 %)", "camera": "see recolour"},
-        "validation_on_label_boxes": validate(args.out, valid_frames),
-    })
-    print(f"wrote {args.out} and its card after {args.steps} steps ({minutes:.0f} min)")
+        "validation_on_label_boxes": validate(args.out, run.valid_frames),
+    }, {"patches_by_class": counts, "source_shares": REAL_SHARE | {"generated": "the rest"}})
     return 0
 
 

@@ -13,8 +13,6 @@ whole validation splits).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -23,7 +21,7 @@ import cv2
 import numpy as np
 import pytest
 
-from pi_reader.vision import calibration_fit, colour, detector, faces, finding, quality, reader
+from pi_reader.vision import calibration_fit, detector, faces, finding, quality, reader
 from pi_reader.vision.calibration import Calibration
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.recorded import LabelledFrame
@@ -79,16 +77,6 @@ def read_sample(datasets_dir: Path) -> Figures:
     return Figures(*totals)
 
 
-@contextmanager
-def set_to(module: object, name: str, value: object) -> Iterator[None]:
-    before = getattr(module, name)
-    setattr(module, name, value)
-    try:
-        yield
-    finally:
-        setattr(module, name, before)
-
-
 def scaled(value: object, factor: float) -> object:
     if isinstance(value, int):
         return max(1, round(value * factor))
@@ -113,11 +101,14 @@ def as_shipped(datasets_dir: Path) -> Figures:
 
 @pytest.mark.parametrize(("module", "name"), CONSTANTS,
                          ids=[f"{m.__name__.rsplit('.', 1)[-1]}.{n}" for m, n in CONSTANTS])
-def test_the_constant_is_where_the_reader_does_best(datasets_dir, as_shipped, module, name):
+def test_the_constant_is_where_the_reader_does_best(
+    datasets_dir, monkeypatch, as_shipped, module, name
+):
     value = getattr(module, name)
     moved = {}
     for factor in (0.5, 2.0):
-        with set_to(module, name, scaled(value, factor)):
+        with monkeypatch.context() as patched:
+            patched.setattr(module, name, scaled(value, factor))
             moved[factor] = read_sample(datasets_dir)
     assert all(as_shipped.cost <= figures.cost for figures in moved.values()), (as_shipped, moved)
     assert any(as_shipped.cost < figures.cost for figures in moved.values()), (

@@ -1,0 +1,105 @@
+"""What both training scripts do round their network: one command line, the seeds, the frames of
+each split, how often each source is drawn, and the model written with its card.
+
+Kept in one place so that the detector and the face classifier are rebuilt the same way: a fixed
+number of steps from a seed, never a time budget.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from training.data import REAL_SETS, Frame, describe, load_frames, open_set, write_card
+
+
+def parser_for(description: str, *, steps: int, batch: int, model_file: str
+               ) -> argparse.ArgumentParser:
+    """The options every training script takes; a script adds its own."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--datasets", type=Path, required=True, help="the shared sets' folder")
+    parser.add_argument("--generated", type=Path, action="append", default=[],
+                        help="a generated set's folder (training/render_scenes.py); repeatable")
+    parser.add_argument("--scenes", type=int, help="use a generated set's first N scenes only")
+    parser.add_argument("--steps", type=int, default=steps)
+    parser.add_argument("--batch", type=int, default=batch)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=Path("models") / model_file)
+    return parser
+
+
+@dataclass
+class Run:
+    """One training run: its options, the frames of its splits by source, when it started."""
+
+    script: str
+    argv: list[str]
+    args: argparse.Namespace
+    train_frames: dict[str, list[Frame]]
+    valid_frames: dict[str, list[Frame]]
+    started: float = field(default_factory=time.time)
+
+
+def start(script: str, parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> Run:
+    """Parse the command line, seed every generator and load the train and validation frames."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(given)
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    sets = [open_set(args.datasets, name) for name in REAL_SETS]
+    sets += [open_set(args.datasets, str(path)) for path in args.generated]
+    train_frames = {s.root.name: load_frames(s, "train", scenes=args.scenes) for s in sets}
+    valid_frames = {s.root.name: load_frames(s, "validation", scenes=args.scenes) for s in sets}
+    print({k: len(v) for k, v in train_frames.items()}, flush=True)
+    return Run(script, given, args, train_frames, valid_frames)
+
+
+def source_weights(sources: Sequence[str], real_share: dict[str, float]
+                   ) -> tuple[list[str], list[float]]:
+    """How often each source is drawn: each real set its share, the generated sets the rest
+    between them."""
+    generated = [name for name in sources if name not in real_share]
+    rest = 1.0 - sum(real_share.get(name, 0.0) for name in sources)
+    weights = [real_share[name] if name in real_share else rest / len(generated)
+               for name in sources]
+    return list(sources), weights
+
+
+def finish(run: Run, net: nn.Module, export: Callable[[nn.Module, Path], None],
+           card: Callable[[], dict[str, Any]], train_data: dict[str, Any]) -> None:
+    """Save the weights, export the ONNX file and write its model card: the fields every model
+    has, then ``card()`` (called after the export, so it can validate the exported file)."""
+    out: Path = run.args.out
+    minutes = (time.time() - run.started) / 60
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(net.state_dict(), out.with_suffix(".pt"))
+    export(net, out)
+    own = card()
+    write_card(out.with_suffix(".json"), {
+        "model": out.name, "what": own.pop("what"),
+        "command": f"python training/{run.script} " + " ".join(run.argv),
+        "seed": run.args.seed, "steps": run.args.steps, "batch": run.args.batch,
+        "parameters": sum(p.numel() for p in net.parameters()),
+        "size_bytes": out.stat().st_size, "training_minutes": round(minutes, 1),
+        "train_data": {"frames": describe([f for v in run.train_frames.values() for f in v]),
+                       **train_data,
+                       "generated_manifests": [str(p / "manifest.json")
+                                               for p in run.args.generated],
+                       "generated_scenes": run.args.scenes},
+        **own,
+    })
+    print(f"wrote {out} and its card after {run.args.steps} steps ({minutes:.0f} min)")
