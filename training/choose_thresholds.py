@@ -45,9 +45,17 @@ CONFIDENCES = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 AGREEMENTS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 TARGET_SIDES = (12.0, 16.0, 20.0)
 LOWEST_PEAK = min(PEAKS)
-RULE = ("no silently wrong calibrated validation roll, then the most dice right less three times "
-        "the phantom rate (mean over the validation sets), then the fewest refused readable "
-        "calibrated rolls")
+# A misread or invented die spoils a read, a refused one only asks for a re-roll: a judgement of
+# what the table pays, not a measurement, taken as three re-rolls.
+MISTAKE_WEIGHT = 3
+# One silently wrong roll more than the fewest is within the validation sample's noise (60 or
+# so calibrated rolls; the one left at the chosen values is a die leaning 9 degrees, labelled
+# unreadable from 8, read as the value it shows): the rule does not trade the whole reader for it.
+SILENT_NOISE = 1
+RULE = ("silently wrong calibrated validation rolls at most one above the fewest any combination "
+        "reaches, then the most dice right less three times the dice misread and invented "
+        "(rates, mean over the validation sets), then the fewest refused readable calibrated "
+        "rolls, then the stricter thresholds")
 
 Row = tuple[LabelledFrame, np.ndarray, "Calibration | None", "Seen"]
 
@@ -156,9 +164,11 @@ def score(rows: list[Row], peak: float) -> dict[str, float]:
     labels = [(label, die) for s in scored for label, die in s.pairs if label.value is not None]
     dice = sum(1 for s in scored for label in s.labels if label.value is not None)
     right = sum(1 for label, die in labels if die_right(label, die))
+    misread = sum(1 for label, die in labels if die.value is not None and die.value != label.value)
     return {
         "rolls": len(scored),
         "dice_right": round(right / max(dice, 1), 4),
+        "misread_rate": round(misread / max(dice, 1), 4),
         "silently_wrong_rolls": sum(s.silently_wrong for s in scored),
         "refusal_rate": round(sum(s.refused for s in readable) / max(len(readable), 1), 4),
         "phantoms": sum(len(s.phantoms) for s in scored),
@@ -166,13 +176,22 @@ def score(rows: list[Row], peak: float) -> dict[str, float]:
     }
 
 
-def rank(entry: dict[str, Any]) -> tuple[float, ...]:
-    """The order of RULE: smaller is better."""
+def calibrated_silently_wrong(entry: dict[str, Any]) -> int:
+    return sum(s["silently_wrong_rolls"] for name, s in entry["sets"].items()
+               if name.endswith(" calibrated"))
+
+
+def rank(entry: dict[str, Any], fewest_silently_wrong: int) -> tuple[float, ...]:
+    """The order of RULE: smaller is better; ties go to the stricter thresholds (they refuse
+    first on scenes unlike the validation data)."""
     calibrated = [s for name, s in entry["sets"].items() if name.endswith(" calibrated")]
-    return (sum(s["silently_wrong_rolls"] for s in calibrated),
-            -float(np.mean([s["dice_right"] - 3 * s["phantom_rate"]
+    return (max(calibrated_silently_wrong(entry) - fewest_silently_wrong - SILENT_NOISE, 0),
+            -float(np.mean([s["dice_right"]
+                            - MISTAKE_WEIGHT * (s["misread_rate"] + s["phantom_rate"])
                             for s in entry["sets"].values()])),
-            float(np.mean([s["refusal_rate"] for s in calibrated])) if calibrated else 0.0)
+            float(np.mean([s["refusal_rate"] for s in calibrated])) if calibrated else 0.0,
+            -entry["min_value_confidence"], -entry["min_view_agreement"],
+            -entry["peak_threshold"])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -197,7 +216,8 @@ def main(argv: list[str] | None = None) -> int:
                 table.append({"peak_threshold": peak, "target_side_px": target,
                               "min_value_confidence": confidence,
                               "min_view_agreement": agreement, "sets": generic | calibrated})
-    best = min(table, key=rank)
+    fewest = min(calibrated_silently_wrong(entry) for entry in table)
+    best = min(table, key=lambda entry: rank(entry, fewest))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({
         "command": "python training/choose_thresholds.py " + " ".join(

@@ -31,7 +31,8 @@ CANVAS_STEP = 16  # the net halves its input four times on its deepest path
 # The die sides (input pixels) the net was trained on (training/train_detector.py draws them
 # log-uniformly). Frames are scaled so their dice come out at TARGET_SIDE_PX: inside that range
 # with room on both sides, and small, since the net's cost grows with the scaled frame's area
-# (chosen on the validation splits between 14 and 20, see training/choose_thresholds.py).
+# (chosen on the validation scenes among 12, 16 and 20 by training/choose_thresholds.py,
+# benchmarks/results/thresholds.json).
 TRAINED_SIDES = (10.0, 40.0)
 TARGET_SIDE_PX = 16.0
 # Without a calibration the frame is seen with its longer side at this size, and again at half
@@ -41,9 +42,9 @@ FIRST_LOOK_PX = 384
 OCTAVES = 3
 # The frame is never scaled to more than this on its longer side (the cost grows with its area).
 LARGEST_INPUT_PX = 1024
-# A cell is a die's centre when its heatmap value is a local maximum at least this high
-# (chosen on the validation splits: the value that makes the most dice with the fewest
-# phantoms there; the face classifier then refuses what is not a die).
+# A cell is a die's centre when its heatmap value is a local maximum at least this high (chosen
+# on the validation splits among 0.2-0.5 by training/choose_thresholds.py with the face
+# classifier's thresholds, since the classifier then refuses what is not a die).
 PEAK_THRESHOLD = 0.3
 # Two peaks closer than this share of the smaller die's side are one die; a die inside another
 # and at most PART_OF_DIE of its side is part of it (a pip is a fifth of a die, two dice pressed

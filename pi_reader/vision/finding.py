@@ -22,7 +22,7 @@ from pi_reader.vision.stages import Stages
 # photos) by training/choose_thresholds.py (benchmarks/results/thresholds.json);
 # benchmarks/bench_sensitivity.py measures the reader at half and double of each.
 MIN_VALUE_CONFIDENCE = 0.8
-MIN_VIEW_AGREEMENT = 0.5
+MIN_VIEW_AGREEMENT = 0.6
 
 FoundDie = tuple[Detection, FaceReading]
 

@@ -89,7 +89,6 @@ CONSTANTS = [
     (detector, "FIRST_LOOK_PX"),
     (detector, "PEAK_THRESHOLD"),
     (detector, "SAME_DIE"),
-    (detector, "PART_OF_DIE"),
     (faces, "PATCH_OF_BOX"),
 ]
 
@@ -163,3 +162,14 @@ def test_an_unreadable_die_is_cocked_from_a_quarter_larger_than_calibrated(
     reading = reader.read_roll(image, calibration, stages=label_stages(dice))
     kinds = [p.kind for p in reading.problems]
     assert kinds == [ProblemKind.COCKED_DIE if cocked else ProblemKind.UNREADABLE_VALUE]
+
+
+@pytest.mark.parametrize(("inner_side", "part"), [(25.0, True), (71.0, False)])
+def test_a_box_inside_a_die_is_a_part_of_it_up_to_four_tenths_of_its_side(inner_side, part):
+    # detector.PART_OF_DIE: the generator's pips are 0.13-0.21 of the die's side across (a
+    # detector's box round one a little more: 0.25 probed), and each of two dice pressed together
+    # is 0.71 of the side of a box round both (sqrt(2) s against s); at 0.2 the pip would be a
+    # die, at 0.8 a die of the pair a part of the heap.
+    die = detector.Detection((0.0, 0.0, 100.0, 100.0), 0.9)
+    inner = detector.Detection((40.0, 40.0, inner_side, inner_side), 0.9)
+    assert detector.part_of(inner, die) is part
