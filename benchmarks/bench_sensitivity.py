@@ -54,7 +54,7 @@ FACTORS = (0.5, 2.0)
 CONSTANTS = (
     "finding.MIN_VALUE_CONFIDENCE", "finding.MIN_VIEW_AGREEMENT", "reader.COCKED_SIDE",
     "detector.TARGET_SIDE_PX", "detector.FIRST_LOOK_PX", "detector.LARGEST_INPUT_PX",
-    "detector.PEAK_THRESHOLD", "detector.SAME_DIE",
+    "detector.PEAK_THRESHOLD", "detector.SAME_DIE", "detector.PART_OF_DIE",
     "faces.PATCH_OF_BOX", "faces.MIN_PATCH_SPREAD",
     "colour.MAX_JOINT_LOSS", "colour._DIE_MIDDLE", "colour._TRAY_RADIUS", "colour._RIM_SHARE",
     "colour._LIT_SHARE", "colour._MAX_HUE_TURN_DEG", "colour._DARK_FRACTION",
