@@ -29,6 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
 
+from benchmarks.result_file import provenance
 from pi_reader.vision import detector, finding, reader
 from pi_reader.vision.calibration import Calibration, CalibrationError, calibrate
 from pi_reader.vision.detector import Box, Detection
@@ -194,6 +195,47 @@ def rank(entry: dict[str, Any], fewest_silently_wrong: int) -> tuple[float, ...]
             -entry["peak_threshold"])
 
 
+FIGURES = ("dice_right", "misread_rate", "phantom_rate", "silently_wrong_rolls", "refusal_rate")
+KNOBS = ("peak_threshold", "target_side_px", "min_value_confidence", "min_view_agreement")
+
+
+def result(table: list[dict[str, Any]], best: dict[str, Any]) -> dict[str, Any]:
+    """The choice as a result file (benchmarks/result_file.py's shape, rendered into the docs):
+    the chosen figures as a table, every combination compactly under ``figures``."""
+    return {
+        "benchmark": "thresholds",
+        "title": "Reader thresholds, chosen on validation data (training/choose_thresholds.py)",
+        **provenance(),
+        "notes": f"The rule: {RULE}. Chosen: "
+                 + ", ".join(f"{knob} {best[knob]}" for knob in KNOBS) + ".",
+        "figures": {"rule": RULE, "chosen": {knob: best[knob] for knob in KNOBS},
+                    "columns": [*KNOBS, {name: FIGURES for name in best["sets"]}],
+                    "table": [[*(entry[knob] for knob in KNOBS),
+                               {name: [figures[f] for f in FIGURES]
+                                for name, figures in entry["sets"].items()}]
+                              for entry in table]},
+        "tables": [{
+            "caption": "The validation sets at the chosen thresholds",
+            "columns": ["validation set", "rolls", "dice right", "dice misread", "phantoms",
+                        "silently wrong rolls", "refused readable rolls"],
+            "rows": [[name, str(f["rolls"]), f"{f['dice_right']:.1%}", f"{f['misread_rate']:.1%}",
+                      f"{f['phantom_rate']:.1%}", str(f["silently_wrong_rolls"]),
+                      f"{f['refusal_rate']:.1%}"] for name, f in best["sets"].items()],
+        }],
+    }
+
+
+def dumped(result_file: dict[str, Any]) -> str:
+    """The result as JSON text, a line per combination of the table (a few hundred of them)."""
+    rows = result_file["figures"]["table"]
+    marks = [f"@row{i}@" for i in range(len(rows))]
+    text = json.dumps({**result_file, "figures": {**result_file["figures"], "table": marks}},
+                      indent=1)
+    for mark, row in zip(marks, rows, strict=True):
+        text = text.replace(f'"{mark}"', json.dumps(row, separators=(",", ":")), 1)
+    return text + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", type=Path, required=True)
@@ -219,12 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     fewest = min(calibrated_silently_wrong(entry) for entry in table)
     best = min(table, key=lambda entry: rank(entry, fewest))
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({
-        "command": "python training/choose_thresholds.py " + " ".join(
-            sys.argv[1:] if argv is None else argv),
-        "rule": RULE,
-        "chosen": {k: v for k, v in best.items() if k != "sets"},
-        "chosen_figures": best["sets"], "table": table}, indent=1) + "\n")
+    args.out.write_text(dumped(result(table, best)))
     print(json.dumps({k: best[k] for k in best if k != "sets"}), json.dumps(best["sets"]))
     return 0
 
