@@ -128,7 +128,7 @@ class _Verdict(enum.Enum):
 
 def _verdict(frame: np.ndarray) -> _Verdict:
     try:
-        calibrate(frame)
+        calibrate(frame, refuse_clipped_faces=True)
     except ClippedFaces:
         return _Verdict.CLIPPED
     except CalibrationError:
@@ -159,7 +159,7 @@ def calibrate_live(
             settings, frame = lower_exposure_off_the_dice(camera, settings, frame)
     finally:
         camera.stop()
-    calibration = calibrate(frame)
+    calibration = calibrate(frame, refuse_clipped_faces=True)
     if settings is not None:
         calibration = dataclasses.replace(calibration, camera=settings)
     calibration.save(out)

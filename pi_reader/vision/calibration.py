@@ -231,11 +231,16 @@ def _light_problems(frame: np.ndarray) -> str:
     return "".join(f"; {problem.message}" for problem in problems)
 
 
-def calibrate(frame: np.ndarray, stages: Stages | None = None) -> Calibration:
+def calibrate(frame: np.ndarray, stages: Stages | None = None, *,
+              refuse_clipped_faces: bool = False) -> Calibration:
     """Learn a calibration from one frame of the six dice; refuses a frame it cannot trust.
 
     Raises CalibrationError saying why: not exactly six dice found, or dice that cannot be named
-    as two whites plus red, yellow, green and blue.
+    as two whites plus red, yellow, green and blue (ClippedFaces when the lamp clipped faces
+    too). A coloured die's colour is learnt from its rim when the lamp clips its top face, so
+    such a frame calibrates; a caller that can lower the exposure (live calibration) passes
+    ``refuse_clipped_faces`` to be told (ClippedFaces), since the die's pips would be lost in
+    every roll where it lies in the same light.
     """
     dice = [d for d, _ in found_dice(frame, stages or default_stages())]
     if len(dice) != EXPECTED_DICE:
@@ -267,7 +272,7 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None) -> Calibration:
             f"(gap {naming.gap:.2f} < {MIN_NAMING_GAP}); a die may be washed out by the light; "
             "lower the exposure or move the lamp and calibrate again"
         )
-    if len(washed) > WHITE_DICE or any(name != WHITE for name in washed):
+    if refuse_clipped_faces and (len(washed) > WHITE_DICE or any(n != WHITE for n in washed)):
         raise ClippedFaces(
             f"the lamp clips the top face of {len(washed)} dice white, "
             f"{'more than the two white dice' if len(washed) > WHITE_DICE else 'a coloured one'}"

@@ -175,16 +175,29 @@ def test_calibration_finds_the_six_dice_with_the_real_finder(datasets_dir, set_n
     assert detector.TRAINED_SIDES[0] <= seen <= detector.TRAINED_SIDES[1]
 
 
-def test_a_coloured_die_clipped_white_refuses_the_calibration_and_says_the_lamp(datasets_dir):
-    # Its colour and light pips are gone; live calibration lowers the exposure on this error.
+def red_face_clipped(datasets_dir):
     frame = labelled(datasets_dir, SET, "s00/calibration.jpg")
     image = pixels(frame)
     red = next(d for d in frame.dice if d.colour == "red")
     x, y, w, h = (round(v) for v in red.box)
     image[y + h // 4 : y + 3 * h // 4, x + w // 4 : x + 3 * w // 4] = 255
+    return frame, image
+
+
+def test_a_coloured_die_clipped_white_is_refused_to_a_caller_that_can_lower_the_exposure(
+    datasets_dir,
+):
+    # Its light pips are gone; live calibration lowers the exposure on this error.
+    frame, image = red_face_clipped(datasets_dir)
     # The two white dice's faces are clipped already, as under any bright lamp.
     with pytest.raises(cal.ClippedFaces, match="of 3 dice white, more than the two white dice"):
-        calibrate(image, label_stages(frame.dice))
+        calibrate(image, label_stages(frame.dice), refuse_clipped_faces=True)
+
+
+def test_a_coloured_die_clipped_white_still_calibrates_from_its_rim(datasets_dir):
+    frame, image = red_face_clipped(datasets_dir)
+    learnt = calibrate(image, label_stages(frame.dice))
+    assert set(learnt.colour_models) == set(DIE_COLOURS)
 
 
 @pytest.mark.parametrize(("cost", "gap", "trusted"), [
