@@ -41,7 +41,7 @@ from pi_reader.vision.stages import Stages, default_stages
 from training.data import REAL_SETS, open_set, scene_index
 from training.splits import select
 
-PEAKS = (0.2, 0.3, 0.4, 0.5)
+PEAKS = (0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
 CONFIDENCES = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 AGREEMENTS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 TARGET_SIDES = (12.0, 16.0, 20.0)
