@@ -91,17 +91,19 @@ def apply_camera_settings(camera: Camera, settings: CameraSettings) -> None:
 
 def lower_exposure_off_the_dice(
     camera: Camera, settings: CameraSettings, frame: np.ndarray
-) -> tuple[CameraSettings, np.ndarray]:
+) -> tuple[CameraSettings, np.ndarray, Calibration | None]:
     """The settings, and a frame taken with them, with the exposure lowered step by step (see
     EXPOSURE_STEP) while calibration refuses the frame because the lamp clips dice faces white
-    (``ClippedFaces``: a coloured die's face, or more than the two white dice's).
+    (``ClippedFaces``: a coloured die's face, or more than the two white dice's); and the
+    frame's calibration when it calibrated (None: calibrating the frame again says why not).
 
     The first lower frame that calibrates is taken; one refused for another reason (the dice
     lost in the dark, say) is never taken: the camera goes back to the last settings, and
     calibrating their frame then says what is wrong.
     """
-    if _verdict(frame) is not _Verdict.CLIPPED:
-        return settings, frame
+    verdict, calibration = _verdict(frame)
+    if verdict is not _Verdict.CLIPPED:
+        return settings, frame, calibration
     for _ in range(MAX_EXPOSURE_STEPS):
         lower = dataclasses.replace(
             settings, exposure_time_us=max(1, round(settings.exposure_time_us * EXPOSURE_STEP))
@@ -110,14 +112,14 @@ def lower_exposure_off_the_dice(
         for _ in range(FROZEN_FRAMES):
             camera.capture()
         darker = camera.capture()
-        verdict = _verdict(darker)
+        verdict, calibration = _verdict(darker)
         if verdict is _Verdict.REFUSED:
             apply_camera_settings(camera, settings)
-            return settings, frame
+            return settings, frame, None
         settings, frame = lower, darker
         if verdict is _Verdict.CALIBRATES:
-            break
-    return settings, frame
+            return settings, frame, calibration
+    return settings, frame, None
 
 
 class _Verdict(enum.Enum):
@@ -126,14 +128,13 @@ class _Verdict(enum.Enum):
     REFUSED = "refused"  # refused for another reason
 
 
-def _verdict(frame: np.ndarray) -> _Verdict:
+def _verdict(frame: np.ndarray) -> tuple[_Verdict, Calibration | None]:
     try:
-        calibrate(frame, refuse_clipped_faces=True)
+        return _Verdict.CALIBRATES, calibrate(frame, refuse_clipped_faces=True)
     except ClippedFaces:
-        return _Verdict.CLIPPED
+        return _Verdict.CLIPPED, None
     except CalibrationError:
-        return _Verdict.REFUSED
-    return _Verdict.CALIBRATES
+        return _Verdict.REFUSED, None
 
 
 def check_image_path(out: Path) -> Path:
@@ -152,14 +153,16 @@ def calibrate_live(
     is written then, so an older calibration stays in place.
     """
     camera.start()
+    calibration = None
     try:
         settings = freeze_camera(camera, settle_seconds, sleep)
         frame: np.ndarray = camera.capture()
         if settings is not None:
-            settings, frame = lower_exposure_off_the_dice(camera, settings, frame)
+            settings, frame, calibration = lower_exposure_off_the_dice(camera, settings, frame)
     finally:
         camera.stop()
-    calibration = calibrate(frame, refuse_clipped_faces=True)
+    if calibration is None:  # calibrating it again raises the refusal, saying why
+        calibration = calibrate(frame, refuse_clipped_faces=True)
     if settings is not None:
         calibration = dataclasses.replace(calibration, camera=settings)
     calibration.save(out)
