@@ -93,7 +93,7 @@ class Detector:
         in_w = max(CANVAS_STEP, math.ceil(w / CANVAS_STEP) * CANVAS_STEP)
         in_h = max(CANVAS_STEP, math.ceil(h / CANVAS_STEP) * CANVAS_STEP)
         canvas = cv2.copyMakeBorder(look.image, 0, in_h - h, 0, in_w - w, cv2.BORDER_REPLICATE)
-        maps = np.asarray(self.network.forward(network_input(canvas)))[0]
+        maps = self.network.forward(network_input(canvas))[0]
         return [Detection(look.unscaled(d.box), d.score) for d in decode(maps, PEAK_THRESHOLD)]
 
 
