@@ -249,12 +249,8 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None, *,
             f"yellow, green, blue) apart from each other on the tray{_light_problems(frame)}"
         )
     boxes = [int_box(d.box) for d in dice]
-    tray = colour.tray_chroma(frame, boxes)
-    pixels = [colour.die_pixels(frame, box) for box in boxes]
-    relative = [colour.die_pixel_chroma(*p, tray) for p in pixels]
-    naming = colour.name_six_dice(
-        relative, [colour.die_pixel_chroma(*p, tray, clipped_last=True) for p in pixels]
-    )
+    chroma = colour.dice_chroma(frame, boxes)
+    naming = chroma.named_as_six()
     washed = [name for name, box in zip(naming.names, boxes, strict=True)
               if quality.face_washed_out(frame, box)]
     # A refused naming is the lamp's fault when a face is clipped: say so, and let live
@@ -282,7 +278,9 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None, *,
     height, width = frame.shape[:2]
     return Calibration(
         die_side_px=float(np.median([d.side for d in dice])),
-        colour_models=colour.learn_models(list(zip(naming.names, relative, strict=True))),
+        colour_models=colour.learn_models(
+            list(zip(naming.names, chroma.relative, strict=True))
+        ),
         frame_size=(width, height),
         tray_grid=empty_tray_grid(frame, boxes),
     )

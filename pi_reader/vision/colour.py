@@ -118,6 +118,30 @@ def die_pixels(frame: np.ndarray, box: Box) -> tuple[np.ndarray, np.ndarray]:
     return patch, mask
 
 
+@dataclass(frozen=True, eq=False)
+class DiceChroma:
+    """What the colours of a frame's dice are named from: the tray's chroma, each die's patch
+    and mask (die_pixels) and its pixels' chroma relative to the tray (die_pixel_chroma). A
+    step of one read, not a value: it has no equality (its arrays have none that == could
+    give)."""
+
+    tray: Chroma
+    pixels: list[tuple[np.ndarray, np.ndarray]]
+    relative: list[np.ndarray]
+
+    def named_as_six(self) -> SixDiceNaming:
+        """The dice named as the six Qwixx dice (name_six_dice), clipped pixels last."""
+        return name_six_dice(self.relative, [die_pixel_chroma(*p, self.tray, clipped_last=True)
+                                             for p in self.pixels])
+
+
+def dice_chroma(frame: np.ndarray, boxes: list[Box]) -> DiceChroma:
+    """The tray's and every die's chroma in the frame, the dice in ``boxes``."""
+    tray = tray_chroma(frame, boxes)
+    pixels = [die_pixels(frame, box) for box in boxes]
+    return DiceChroma(tray, pixels, [die_pixel_chroma(*p, tray) for p in pixels])
+
+
 def die_pixel_chroma(
     patch: np.ndarray, mask: np.ndarray | None, tray: Chroma, *, clipped_last: bool = False
 ) -> np.ndarray:

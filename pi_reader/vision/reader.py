@@ -115,10 +115,8 @@ def _read_dice(
 ) -> list[DieReading]:
     """Name, read and score each die."""
     boxes = [int_box(d.box) for d, _ in dice_found]
-    tray = colour.tray_chroma(frame, boxes)
-    pixels = [colour.die_pixels(frame, box) for box in boxes]
-    relative = [colour.die_pixel_chroma(*p, tray) for p in pixels]
-    names, colour_confidence = _name_colours(relative, tray, calibration, expected, pixels)
+    names, colour_confidence = _name_colours(colour.dice_chroma(frame, boxes), calibration,
+                                             expected)
     dice = []
     for (found, face), box, name, colour_conf in zip(
         dice_found, boxes, names, colour_confidence, strict=True
@@ -140,19 +138,15 @@ def _read_dice(
 
 
 def _name_colours(
-    relative: list[np.ndarray],
-    tray: colour.Chroma,
-    calibration: Calibration | None,
-    expected: list[str],
-    pixels: list[tuple[np.ndarray, np.ndarray]],
+    chroma: colour.DiceChroma, calibration: Calibration | None, expected: list[str]
 ) -> tuple[list[str], list[float]]:
     """Colour names and their confidences (1.0 where colour is not part of the answer).
 
     With a calibration the dice are first named jointly against the roll's ``expected`` colours
-    (see colour.name_jointly), then each on its own when that does not fit. ``pixels`` are the
-    dice's patches and masks (colour.die_pixels), which six dice without a calibration are named
-    from as at calibration.
+    (see colour.name_jointly), then each on its own when that does not fit. Six dice without a
+    calibration are named as at calibration.
     """
+    relative, tray = chroma.relative, chroma.tray
     if calibration is not None:
         scores = [colour.likelihoods(r, calibration.colour_models) for r in relative]
         names = colour.name_jointly(scores, expected) if expected else None
@@ -161,9 +155,7 @@ def _name_colours(
         return names, [colour.margin_confidence(s, n) for s, n in zip(scores, names, strict=True)]
     if len(relative) == 6:
         # Six dice are probably a Qwixx roll: name them together, as calibration does.
-        naming = colour.name_six_dice(
-            relative, [colour.die_pixel_chroma(*p, tray, clipped_last=True) for p in pixels]
-        )
+        naming = chroma.named_as_six()
         if naming.cost <= MAX_NAMING_COST and naming.gap >= MIN_NAMING_GAP:
             return naming.names, [1.0] * 6
     summaries = [colour.summary_chroma(r, tray) for r in relative]
