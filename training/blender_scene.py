@@ -73,6 +73,15 @@ DARK_PIPS = [(0.01, 0.01, 0.01), (0.02, 0.02, 0.08), (0.25, 0.01, 0.01), (0.03, 
 # decimetres, U units to the metre; the camera sees the same picture at any scale.
 U = 10.0
 LIGHT_PIPS = [(0.85, 0.85, 0.85), (0.90, 0.88, 0.75), (0.75, 0.60, 0.15)]
+# The share of throws in which one die starts cocked against another, and how far its top face
+# leans then (a lean over 8 degrees makes a die unreadable, see render_scenes.MAX_LEAN_DEG):
+# dropped dice settle flat, and the reader must learn to refuse the cocked ones a table shows.
+# A cube leaning on another's side pushes it with about (cos - sin) / (2 sin) of its weight at a
+# lean of its top face: 0.37 at 30 degrees, 0.21 at 35. Bullet multiplies the two bodies'
+# frictions (0.5 for the floor), so the pair is given a felt's grip, and a lean it can hold.
+LEANING_THROWS = 0.4
+LEAN_DEG = (30.0, 42.0)
+LEAN_FRICTION = 1.0
 
 
 def kelvin_rgb(kelvin: float) -> tuple[float, float, float]:
@@ -447,7 +456,8 @@ class Scene:
                 obj = add_die(mesh, f"die{index}", size, body, pips, finish, rng, body_kind)
                 self.dice.append({"obj": obj, "colour": name, "size": size, "flipped": False})
         for die in self.dice:
-            make_rigid(die["obj"], "ACTIVE", mass=0.004, friction=rng.uniform(0.3, 0.7),
+            die["friction"] = rng.uniform(0.3, 0.7)
+            make_rigid(die["obj"], "ACTIVE", mass=0.004, friction=die["friction"],
                        bounce=rng.uniform(0.2, 0.5))
 
     def _distractors(self) -> None:
@@ -571,25 +581,38 @@ class Scene:
                 if all((p - q).length > die["size"] * 2.2 for q in placed):
                     break
             placed.append(p)
-            value = rng.randint(1, 6)
-            up = Vector(FACES[value][0])
-            turn = up.rotation_difference(Vector((0, 0, 1))).to_matrix().to_4x4()
+            turn = _value_up(rng.randint(1, 6))
             yaw = Matrix.Rotation(rng.uniform(0, 2 * math.pi), 4, "Z")
             resting = p + Vector((0, 0, self.floor_z + die["size"] / 2))
             die["obj"].matrix_world = (Matrix.Translation(resting)
                                        @ yaw @ turn @ Matrix.Diagonal((die["size"],) * 3 + (1,)))
 
     def throw(self, dice: list[dict], hidden: list[dict]) -> None:
-        """Drop the dice (and distractors) into the tray and let Bullet settle them."""
+        """Drop the dice (and distractors) into the tray and let Bullet settle them; in
+        LEANING_THROWS of the throws two of them start as one die cocked against another."""
         rng = self.rng
         scene = self.scene
         scene.frame_set(1)
         hx, hy = self._drop_zone()
         spread = rng.choice([0.3, 0.6, 1.0, 1.0])  # small spreads make heaps
         cx, cy = rng.uniform(-hx, hx) * (1 - spread), rng.uniform(-hy, hy) * (1 - spread)
-        for index, die in enumerate(dice):
-            p = Vector((cx + rng.uniform(-hx, hx) * spread, cy + rng.uniform(-hy, hy) * spread,
-                        self.floor_z + U * (0.015 + 0.012 * index + rng.uniform(0, 0.015))))
+        leaning = (self._leaning_pair(dice) if len(dice) >= 2 and rng.random() < LEANING_THROWS
+                   else {})
+        for die in dice:
+            die["obj"].rigid_body.friction = die["friction"]
+            if die["obj"].name in leaning:
+                die["obj"].matrix_world = leaning[die["obj"].name]
+                die["obj"].hide_render = False
+                die["obj"].rigid_body.enabled = True
+                die["obj"].rigid_body.friction = LEAN_FRICTION
+        placed = [pose.translation for pose in leaning.values()]
+        for index, die in enumerate(d for d in dice if d["obj"].name not in leaning):
+            for _ in range(20):  # dropped clear of the leaning pair, not into it
+                p = Vector((cx + rng.uniform(-hx, hx) * spread,
+                            cy + rng.uniform(-hy, hy) * spread,
+                            self.floor_z + U * (0.015 + 0.012 * index + rng.uniform(0, 0.015))))
+                if all((p.xy - q.xy).length > 2.5 * die["size"] for q in placed):
+                    break
             roll_x = Matrix.Rotation(rng.uniform(0, 6.3), 4, "X")
             rot = roll_x @ Matrix.Rotation(rng.uniform(0, 6.3), 4, "Y")
             yaw = Matrix.Rotation(rng.uniform(0, 6.3), 4, "Z")
@@ -610,6 +633,36 @@ class Scene:
         for frame in range(1, scene.frame_end + 1):
             scene.frame_set(frame)
         self._place_hand()
+
+    def _leaning_pair(self, dice: list[dict]) -> dict:
+        """Two dice posed as a die cocked against another (their objects' names to their poses): the
+        base lies flat; the leaner stands on one edge, its top face turned LEAN_DEG away from
+        the base and its opposite lower edge against the base's side. A cube leans so only past
+        45 degrees from a face (its centre then lies beyond the edge it stands on), which is a
+        top face tilted under 45 degrees the other way: dice dropped together almost never end
+        so, but dice at a table often do."""
+        rng = self.rng
+        base, leaner = rng.sample(dice, 2)
+        hx, hy = self._drop_zone()
+        reach = base["size"] + 1.5 * leaner["size"]
+        centre = Vector((rng.uniform(-hx + reach, hx - reach) if hx > reach else 0.0,
+                         rng.uniform(-hy + reach, hy - reach) if hy > reach else 0.0, 0.0))
+        yaw = rng.uniform(0, 2 * math.pi)
+        base_pose = (Matrix.Translation(centre + Vector((0, 0, self.floor_z + base["size"] / 2)))
+                     @ Matrix.Rotation(yaw, 4, "Z") @ _value_up(rng.randint(1, 6))
+                     @ Matrix.Diagonal((base["size"],) * 3 + (1,)))
+        towards = yaw + rng.randrange(4) * math.pi / 2  # square onto one of the base's sides
+        tilt = math.radians(rng.uniform(*LEAN_DEG))
+        half_span = leaner["size"] / 2 * (math.cos(tilt) + math.sin(tilt))
+        away = base["size"] / 2 + 0.02 * leaner["size"] + half_span
+        where = centre - Vector((math.cos(towards), math.sin(towards), 0)) * away
+        where.z = self.floor_z + half_span
+        leaner_pose = (Matrix.Translation(where) @ Matrix.Rotation(towards, 4, "Z")
+                       @ Matrix.Rotation(-tilt, 4, "Y")
+                       @ Matrix.Rotation(rng.randrange(4) * math.pi / 2, 4, "Z")
+                       @ _value_up(rng.randint(1, 6))
+                       @ Matrix.Diagonal((leaner["size"],) * 3 + (1,)))
+        return {base["obj"].name: base_pose, leaner["obj"].name: leaner_pose}
 
     def _place_hand(self) -> None:
         if self.hand is None:
@@ -721,6 +774,11 @@ class Scene:
             obj.location = (U * (4.0 + index), 4.0 * U, 0.01 * U)
         if self.hand is not None:
             self.hand.location = (4.0 * U, -4.0 * U, 0.5 * U)
+
+
+def _value_up(value: int) -> Matrix:
+    """The turn that puts ``value``'s face on top, the die's edges along the axes."""
+    return Vector(FACES[value][0]).rotation_difference(Vector((0, 0, 1))).to_matrix().to_4x4()
 
 
 def main() -> None:

@@ -66,6 +66,10 @@ MAX_LEAN_DEG = 8.0
 MIN_FACE_PX = 7.0
 # A frame with more than this share of its pixels clipped white is one nobody can read.
 REFUSE_CLIPPED_SHARE = 0.5
+# What a set's frames were made by: a set is rendered by one version only (resuming a set with
+# another version would mix two kinds of scenes under one manifest). 1: dropped dice only
+# (/work/renders/dr1); 2: two in five throws start one die cocked against another.
+GENERATOR_VERSION = 2
 PARAMETER_RANGES = {
     "die_mm": [12, 20], "rounding": [0.05, 0.2], "pip_radius_of_side": [0.065, 0.105],
     "pips": ["drilled 60 %", "painted 40 %"], "finish": "matte to glossy (0..1, skewed matte)",
@@ -74,6 +78,9 @@ PARAMETER_RANGES = {
     "camera_height_m": {"appliance": [0.25, 0.6], "generic": [0.10, 0.6]},
     "camera_tilt_deg": {"appliance": [0, 30], "generic": [0, 60]},
     "field_of_view_deg": [25, 100], "distractors": ["coin", "pencil", "screw", "hand (15 %)"],
+    "throws": "dropped by the rigid-body simulation, spread 0.3-1 of the tray; 40 % start one "
+              "die leaning 30-42 degrees on another's side (friction 1), of which about a "
+              "quarter stay cocked",
     "dice": {"appliance": "the six Qwixx dice, 10 % with dark pips on coloured dice",
              "generic": "1-20 dice, 40 % Qwixx colours, others any colour; "
                         "10 % marbled, 10 % translucent"},
@@ -303,6 +310,7 @@ def write_manifest(out: Path, seed: int, scenes: list[dict], done: set[str],
             per[scene["kind"]] = per.get(scene["kind"], 0) + 1
     manifest = {
         "generator": "training/render_scenes.py + training/blender_scene.py",
+        "generator_version": GENERATOR_VERSION,
         "command": f"python training/render_scenes.py --out {out} --seed {seed} "
                    f"--scenes {len(scenes)}",
         "seed": seed, "scenes_planned": len(scenes), "scenes_finished": len(done),
@@ -333,8 +341,25 @@ def append_scene(out: Path, lines: list[dict], geometry: list[dict]) -> None:
         handle.writelines(json.dumps(line) + "\n" for line in geometry)
 
 
+class OtherGenerator(RuntimeError):
+    """The set was begun by another generator version: resuming it would mix two kinds."""
+
+
+def check_version(out: Path) -> None:
+    """Raise OtherGenerator when ``out`` holds scenes of another generator version (a set
+    without the field was made by version 1)."""
+    manifest = out / "manifest.json"
+    if not manifest.is_file():
+        return
+    version = json.loads(manifest.read_text()).get("generator_version", 1)
+    if version != GENERATOR_VERSION:
+        raise OtherGenerator(f"{out} was rendered by generator version {version}, this is "
+                             f"version {GENERATOR_VERSION}: render into a new folder")
+
+
 def run(out: Path, seed: int, count: int, jobs: int, chunk: int,
         quality: Quality = Quality()) -> None:
+    check_version(out)
     scenes = plan(seed, count)
     raw_root = out / "raw"
     raw_root.mkdir(parents=True, exist_ok=True)
@@ -379,7 +404,11 @@ def main(argv: list[str] | None = None) -> int:
     if shutil.which("blender") is None:
         print("blender is not installed (apt-get install blender)", file=sys.stderr)
         return 2
-    run(args.out, args.seed, args.scenes, args.jobs, args.chunk)
+    try:
+        run(args.out, args.seed, args.scenes, args.jobs, args.chunk)
+    except OtherGenerator as error:
+        print(error, file=sys.stderr)
+        return 2
     return 0
 
 

@@ -87,3 +87,17 @@ def test_a_set_cut_short_goes_on_where_it_stopped_and_the_same_seed_gives_the_sa
     second = [json.loads(line) for line in (again / "labels.jsonl").read_text().splitlines()]
     assert ({line["image"]: line["dice"] for line in second}
             == {line["image"]: line["dice"] for line in first})
+
+
+def test_the_manifest_names_the_generator_version(rendered: Path):
+    manifest = json.loads((rendered / "manifest.json").read_text())
+    assert manifest["generator_version"] == render_scenes.GENERATOR_VERSION
+
+
+def test_a_set_begun_by_another_generator_version_is_not_resumed(tmp_path: Path):
+    (tmp_path / "manifest.json").write_text(json.dumps({"seed": 1}))  # version 1 wrote none
+    with pytest.raises(render_scenes.OtherGenerator, match="version 1"):
+        render_scenes.run(tmp_path, seed=1, count=1, jobs=1, chunk=1,
+                          quality=render_scenes.SMOKE)
+    assert render_scenes.main(["--out", str(tmp_path), "--scenes", "1"]) == 2
+    assert not (tmp_path / "raw").exists()
