@@ -88,8 +88,8 @@ if [ "${system_numpy%%.*}" -lt 2 ]; then
 fi
 "$PREFIX/venv/bin/pip" install --quiet --constraint "$constraints" "${REPO}[pi]"
 "$PREFIX/venv/bin/python" - <<'PY'
-import cv2, numpy
-print(f"numpy {numpy.__version__}, OpenCV {cv2.__version__}")
+import cv2, numpy, onnxruntime
+print(f"numpy {numpy.__version__}, OpenCV {cv2.__version__}, ONNX Runtime {onnxruntime.__version__}")
 try:
     import picamera2  # noqa: F401  (fails here if numpy and the apt modules disagree)
 except ImportError as error:

@@ -1,7 +1,7 @@
 """Finding the dice: a small centre-heatmap network, run at the scale its training made it sure at.
 
 Trained by ``training/train_detector.py`` (PyTorch there only) and shipped as
-``models/dice-detector.onnx`` with its model card; OpenCV's dnn module runs it. The network is
+``models/dice-detector.onnx`` with its model card; ONNX Runtime runs it. The network is
 fully convolutional: it takes a frame of any size (a multiple of :data:`CANVAS_STEP`) and
 answers, at a quarter of its resolution, how likely each cell holds a die's centre, the die's
 log width and height, and where in the cell the centre lies.

@@ -4,7 +4,7 @@ Finding the dice (:mod:`detector`) and reading a top face (:mod:`faces`) are net
 reader and calibration reach them only through :class:`Stages`, so a test can put a double in
 their place (a finder that returns the labelled boxes, a face reader that answers what a test
 needs) without patching module globals. The networks themselves are loaded once per process
-(:func:`default_stages`) and run with one ``cv2.dnn.Net`` per thread.
+(:func:`default_stages`) and run by ONNX Runtime (:mod:`weights`).
 """
 
 from __future__ import annotations
