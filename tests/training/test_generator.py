@@ -8,7 +8,9 @@ blender``; ``.ci/run`` installs it).
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -101,3 +103,10 @@ def test_a_set_begun_by_another_generator_version_is_not_resumed(tmp_path: Path)
                           quality=render_scenes.SMOKE)
     assert render_scenes.main(["--out", str(tmp_path), "--scenes", "1"]) == 2
     assert not (tmp_path / "raw").exists()
+
+
+def test_measure_throws_counts_cocked_throws_in_blenders_simulation():
+    script = Path(render_scenes.__file__).with_name("measure_throws.py")
+    done = subprocess.run(["blender", "-b", "--factory-startup", "-P", str(script), "--", "1", "1"],
+                          capture_output=True, text=True, timeout=300, check=True)
+    assert re.search(r"throws ending with a die cocked: [01] of 1; leans \[", done.stdout)
