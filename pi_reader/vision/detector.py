@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from pi_reader.vision import weights
+from pi_reader.vision.shrinking import blocks_averaged
 
 Box = tuple[float, float, float, float]  # x, y, w, h in (sub)pixels
 
@@ -125,9 +126,8 @@ def shrunk(frame_bgr: np.ndarray, scale: float) -> Scaled:
         size = (max(1, round(w * scale)), max(1, round(h * scale)))
         image = cv2.resize(frame_bgr, size, interpolation=cv2.INTER_LINEAR)
     else:
-        k = max(1, round(1.0 / scale))
-        image = cv2.resize(frame_bgr, (max(1, w // k), max(1, h // k)),
-                           interpolation=cv2.INTER_AREA)
+        k = max(1, min(round(1.0 / scale), w, h))
+        return Scaled(blocks_averaged(frame_bgr, k), 1.0 / k, 1.0 / k)
     return Scaled(image, image.shape[1] / w, image.shape[0] / h)
 
 
@@ -139,10 +139,7 @@ def pyramid(frame_bgr: np.ndarray) -> list[Scaled]:
     looks = [shrunk(frame_bgr, FIRST_LOOK_PX / max(frame_bgr.shape[:2]))]
     for _ in range(OCTAVES - 1):
         last = looks[-1]
-        h, w = last.image.shape[:2]
-        half = cv2.resize(last.image, (max(1, w // 2), max(1, h // 2)),
-                          interpolation=cv2.INTER_AREA)
-        looks.append(Scaled(half, last.sx * half.shape[1] / w, last.sy * half.shape[0] / h))
+        looks.append(Scaled(blocks_averaged(last.image, 2), last.sx / 2, last.sy / 2))
     return looks
 
 

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from pi_reader.vision import weights
+from pi_reader.vision.shrinking import blocks_averaged
 
 Box = tuple[float, float, float, float]  # x, y, w, h in (sub)pixels
 
@@ -89,9 +90,11 @@ def face_patch(frame_bgr: np.ndarray, box: Box) -> np.ndarray:
     x, y, w, h = box
     side = max(2, round(PATCH_OF_BOX * max(w, h, 1.0)))
     left, top = round(x + w / 2.0 - side / 2.0), round(y + h / 2.0 - side / 2.0)
-    crop = _square(frame_bgr, left, top, side)
-    # Area averaging when shrinking keeps a large die's pips instead of aliasing them away.
-    shrink = cv2.INTER_AREA if side > INPUT_PX else cv2.INTER_LINEAR
+    # Area averaging when shrinking keeps a large die's pips instead of aliasing them away; a
+    # patch over twice INPUT_PX is first averaged by whole blocks, which is the same average
+    # five times cheaper (a 2736 px photo's patches are 400 px).
+    crop = blocks_averaged(_square(frame_bgr, left, top, side), side // (2 * INPUT_PX))
+    shrink = cv2.INTER_AREA if crop.shape[0] > INPUT_PX else cv2.INTER_LINEAR
     return cv2.resize(crop, (INPUT_PX, INPUT_PX), interpolation=shrink)
 
 

@@ -75,11 +75,15 @@ def test_a_close_ups_pips_lie_inside_the_die_as_parts_of_it():
     assert not any(part_of(d, box_at(200, 200, 120, 0.4)) for d in pair)
 
 
-def test_shrinking_is_by_a_whole_factor_and_says_the_scale_it_made():
-    frame = np.zeros((768, 1024, 3), np.uint8)
+def test_shrinking_averages_whole_blocks_and_says_the_scale_it_made():
+    frame = np.random.default_rng(1).integers(0, 256, (768, 1024, 3), dtype=np.uint8)
     look = shrunk(frame, 16 / 55)
-    assert look.image.shape[:2] == (256, 341)  # 1 / 3 of the frame
-    assert look.sx == pytest.approx(341 / 1024) and look.sy == pytest.approx(256 / 768)
+    assert look.image.shape[:2] == (256, 341)  # 1 / 3 of the frame, 1024 cut to 1023 first
+    assert look.sx == look.sy == pytest.approx(1 / 3)
+    block = frame[3:6, 6:9].reshape(-1, 3).mean(axis=0)
+    assert np.abs(look.image[1, 2].astype(float) - block).max() <= 0.5
+    tiny = shrunk(frame[:5, :5], 1 / 7)  # never a factor over the frame's side
+    assert tiny.image.shape[:2] == (1, 1) and tiny.sx == pytest.approx(1 / 5)
     assert look.unscaled((10.0, 20.0, 16.0, 16.0)) == pytest.approx(
         (10 / look.sx, 20 / look.sy, 16 / look.sx, 16 / look.sy))
     assert shrunk(frame, 2.0).image.shape[:2] == (768, 1024)  # capped at LARGEST_INPUT_PX
