@@ -18,8 +18,11 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import multiprocessing
+import os
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -177,6 +180,26 @@ def score(rows: list[Row], peak: float) -> dict[str, float]:
     }
 
 
+_ROWS: dict[str, dict[float, list[Row]]] = {}  # the rows collect() read, for the workers
+
+
+def scored_combination(combination: tuple[float, float, float]) -> list[dict[str, Any]]:
+    """The table's entries (one per target side) for one peak, confidence and agreement."""
+    peak, confidence, agreement = combination
+    entries = []
+    with overridden(finding, "MIN_VALUE_CONFIDENCE", confidence), \
+            overridden(finding, "MIN_VIEW_AGREEMENT", agreement):
+        generic = {name: score(by[TARGET_SIDES[0]], peak) for name, by in _ROWS.items()
+                   if not name.endswith(" calibrated")}
+        for target in TARGET_SIDES:
+            calibrated = {name: score(by[target], peak) for name, by in _ROWS.items()
+                          if name.endswith(" calibrated")}
+            entries.append({"peak_threshold": peak, "target_side_px": target,
+                            "min_value_confidence": confidence,
+                            "min_view_agreement": agreement, "sets": generic | calibrated})
+    return entries
+
+
 def calibrated_silently_wrong(entry: dict[str, Any]) -> int:
     return sum(s["silently_wrong_rolls"] for name, s in entry["sets"].items()
                if name.endswith(" calibrated"))
@@ -242,22 +265,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generated", type=Path, action="append", default=[])
     parser.add_argument("--scenes", type=int)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/thresholds.json"))
+    parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)),
+                        help="processes scoring the combinations (default: one per core)")
     args = parser.parse_args(argv)
     sets = [open_set(args.datasets, name) for name in REAL_SETS]
     sets += [open_set(args.datasets, str(path)) for path in args.generated]
-    rows = collect(sets, args.scenes)
-    table = []
-    for peak, confidence, agreement in itertools.product(PEAKS, CONFIDENCES, AGREEMENTS):
-        with overridden(finding, "MIN_VALUE_CONFIDENCE", confidence), \
-                overridden(finding, "MIN_VIEW_AGREEMENT", agreement):
-            generic = {name: score(by[TARGET_SIDES[0]], peak) for name, by in rows.items()
-                       if not name.endswith(" calibrated")}
-            for target in TARGET_SIDES:
-                calibrated = {name: score(by[target], peak) for name, by in rows.items()
-                              if name.endswith(" calibrated")}
-                table.append({"peak_threshold": peak, "target_side_px": target,
-                              "min_value_confidence": confidence,
-                              "min_view_agreement": agreement, "sets": generic | calibrated})
+    global _ROWS
+    _ROWS = collect(sets, args.scenes)
+    combinations = list(itertools.product(PEAKS, CONFIDENCES, AGREEMENTS))
+    # Forked workers share the rows read above; each scores whole combinations, in order.
+    with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        table = [entry for entries in pool.map(scored_combination, combinations)
+                 for entry in entries]
     fewest = min(calibrated_silently_wrong(entry) for entry in table)
     best = min(table, key=lambda entry: rank(entry, fewest))
     args.out.parent.mkdir(parents=True, exist_ok=True)
