@@ -47,9 +47,6 @@ from training.train_detector import recolour
 REAL_SHARE = {"real-d6-overhead": 0.15, "real-d6-gamedice": 0.2, "real-d6-fisheye": 0.15}
 BOX_SHIFT = 0.12  # the largest box centre error drawn, in box sides
 BOX_SCALE = (0.85, 1.3)  # the box sizes drawn, against the labelled box
-# The share of draws that are no die: about what the unmined examples (two table squares, the
-# pairs and parts per frame) gave before mining, 35-48 % by source.
-NOT_A_DIE_SHARE = 0.4
 
 
 def conv(cin: int, cout: int) -> nn.Sequential:
@@ -160,23 +157,16 @@ def draw(die: Die, rng: random.Random) -> np.ndarray:
 
 
 class Sampler:
-    """Draws each source at its share and, within a source, a NOT_A_DIE example at
-    NOT_A_DIE_SHARE whatever their count: mining adds thousands of them to a cluttered set, and
-    drawn at their count they crowded out the dice (the classifier then called real dice no die)."""
-
     def __init__(self, sources: dict[str, list[Die]], rng: random.Random) -> None:
-        self.dice = {k: [d for d in v if d.label != NOT_A_DIE] for k, v in sources.items()}
-        self.others = {k: [d for d in v if d.label == NOT_A_DIE] for k, v in sources.items()}
-        kept = [k for k in sources if self.dice[k]]
-        self.names, self.weights = runs.source_weights(kept, REAL_SHARE)
+        self.sources = {k: v for k, v in sources.items() if v}
+        self.names, self.weights = runs.source_weights(list(self.sources), REAL_SHARE)
         self.rng = rng
 
     def batch(self, size: int) -> tuple[torch.Tensor, torch.Tensor]:
         patches, labels = [], []
         for _ in range(size):
             name = self.rng.choices(self.names, self.weights)[0]
-            negative = self.others[name] and self.rng.random() < NOT_A_DIE_SHARE
-            die = self.rng.choice(self.others[name] if negative else self.dice[name])
+            die = self.rng.choice(self.sources[name])
             patches.append(draw(die, self.rng))
             labels.append(die.label)
         return (torch.from_numpy(faces.network_input(patches)),
@@ -260,7 +250,6 @@ def main(argv: list[str] | None = None) -> int:
                 f"from a {faces.INPUT_PX} px patch of {faces.PATCH_OF_BOX} x the box's longer side",
         "input_px": faces.INPUT_PX,
         "mined_with": str(args.mine_with) if args.mine_with else None,
-        "not_a_die_share": NOT_A_DIE_SHARE,
         "augmentation": {"box_shift_of_side": BOX_SHIFT, "box_scale": BOX_SCALE,
                          "turn": "any angle (70 %), mirror (50 %)", "camera": "see recolour"},
         "validation_on_label_boxes": validate(args.out, run.valid_frames),
