@@ -288,6 +288,21 @@ class TestCommand:
         assert "MISSING  weights   /nowhere/face-classifier.onnx not found" in out
         assert "fix: reinstall pi-reader" in out
 
+    def test_reader_weights_that_are_no_network_fail(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        monkeypatch.setattr(doctor, "run_checks", lambda settings, state_dir: [])
+        broken = tmp_path / "dice-detector.onnx"
+        broken.write_bytes(b"")
+        shipped = weights.shipped
+        monkeypatch.setattr(weights, "shipped",
+                            lambda name: broken if name == broken.name else shipped(name))
+        assert main(["doctor", "--config", str(self.example())]) == 1
+        out = capsys.readouterr().out
+        assert f"FAIL     weights   the dice detector's weights cannot be loaded: {broken}" in out
+        assert "fix: reinstall pi-reader" in out
+
     def test_a_broken_config(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         config = tmp_path / "config.toml"
         config.write_text("[lcd]\ncols = 17\n")

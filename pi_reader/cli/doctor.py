@@ -52,14 +52,18 @@ def run_doctor(args: argparse.Namespace) -> int:
 
 
 def check_reader_weights() -> Check:
-    """The reader's trained weights are installed: without them no die can be read."""
+    """The reader's trained weights are installed and load: without them no die can be read."""
+    fix = "reinstall pi-reader from a checkout that has models/ (sudo hardware/install.sh)"
     gone = weights.missing()
-    if not gone:
-        return Check("weights", Status.OK, "dice detector and face classifier installed")
-    return Check(
-        "weights",
-        Status.MISSING,
-        f"{', '.join(str(path) for path in gone)} not found: the reader cannot find or read "
-        "dice without its trained networks",
-        "reinstall pi-reader from a checkout that has models/ (sudo hardware/install.sh)",
-    )
+    if gone:
+        return Check(
+            "weights",
+            Status.MISSING,
+            f"{', '.join(str(path) for path in gone)} not found: the reader cannot find or read "
+            "dice without its trained networks",
+            fix,
+        )
+    broken = weights.unreadable()
+    if broken:
+        return Check("weights", Status.FAIL, "; ".join(str(error) for error in broken), fix)
+    return Check("weights", Status.OK, "dice detector and face classifier installed")

@@ -203,9 +203,9 @@ def _undecided(appliance: Appliance) -> bool:
     return isinstance(game, SheetGame) and bool(game.undecided())
 
 
-def _weights_missing() -> bool:
-    """Say at start, as doctor does, when the trained weights are missing (the reader cannot
-    read a die without them), and refuse to start a game that could never take a roll."""
+def _weights_unusable() -> bool:
+    """Say at start, as doctor does, when the trained weights are missing or broken (the reader
+    cannot read a die without them), and refuse to start a game that could never take a roll."""
     from pi_reader.cli.doctor import check_reader_weights
     from pi_reader.devices.doctor import Status
 
@@ -223,7 +223,7 @@ def _notifier() -> Notifier:
 def run_appliance(args: argparse.Namespace, config: Config) -> int:
     people, bot_names, mode = _seating(args, config)
     players = [*people, *(bot_name(spec) for spec in bot_names)]
-    if _weights_missing():
+    if _weights_unusable():
         return 2
     language = args.language or config.speaker.language
     config = dataclasses.replace(

@@ -25,8 +25,8 @@ import numpy as np
 import onnxruntime
 
 CHECKOUT_MODELS = Path(__file__).resolve().parents[2] / "models"
-# Every weights file the reader ships: the dice detector and the face classifier.
-SHIPPED = ("dice-detector.onnx", "face-classifier.onnx")
+# Every weights file the reader ships, and what it is called in messages.
+SHIPPED = {"dice-detector.onnx": "dice detector", "face-classifier.onnx": "face classifier"}
 
 
 class WeightsMissing(FileNotFoundError):
@@ -52,6 +52,20 @@ def shipped(name: str) -> Path:
 def missing() -> list[Path]:
     """The shipped weights files that cannot be found: for ``pi-reader doctor`` to report."""
     return [path for path in map(shipped, SHIPPED) if not path.is_file()]
+
+
+def unreadable() -> list[WeightsUnreadable]:
+    """Why each shipped weights file that is there cannot be run (a truncated copy, another
+    file under its name): for ``doctor`` and ``run`` to say before the first roll, not at it."""
+    found = []
+    for name, what in SHIPPED.items():
+        path = shipped(name)
+        if path.is_file():
+            try:
+                Network(path, what)
+            except WeightsUnreadable as error:
+                found.append(error)
+    return found
 
 
 class Network:

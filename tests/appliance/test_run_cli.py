@@ -173,3 +173,22 @@ def test_a_video_that_cannot_be_decoded_opens_no_journal(
     assert run([*argv, "--camera", f"video:{bogus}"], tmp_path) == 2
     assert "cannot decode" in capsys.readouterr().err
     assert not (tmp_path / "state" / "game.jsonl").exists()
+
+
+def test_a_weights_file_that_is_no_network_refuses_the_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A truncated download or a disk error: said at start, not as a traceback at the first roll.
+    from pi_reader.vision import weights
+
+    broken = tmp_path / "face-classifier.onnx"
+    broken.write_bytes(b"not a network")
+    shipped = weights.shipped
+    monkeypatch.setattr(weights, "shipped",
+                        lambda name: broken if name == broken.name else shipped(name))
+    assert run(["--no-hardware", "--players", "ann,bob", "--camera", "dir:tests/data/demo-game"],
+               tmp_path) == 2
+    err = capsys.readouterr().err
+    assert f"the face classifier's weights cannot be loaded: {broken}" in err
+    assert "reinstall" in err and "Traceback" not in err
+    assert not (tmp_path / "game.jsonl").exists()
