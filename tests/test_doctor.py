@@ -22,6 +22,7 @@ from pi_reader.devices.doctor import Check, Status
 from pi_reader.devices.fake_camera import FakeCamera
 from pi_reader.devices.settings import CameraSettings, DeviceSettings
 from pi_reader.vision import weights
+from pi_reader.vision.stages import default_stages
 
 
 def frames_folder(tmp_path: Path) -> Path:
@@ -295,6 +296,7 @@ class TestCommand:
         monkeypatch.setattr(doctor, "run_checks", lambda settings, state_dir: [])
         broken = tmp_path / "dice-detector.onnx"
         broken.write_bytes(b"")
+        default_stages.cache_clear()  # networks an earlier test loaded would hide the file
         shipped = weights.shipped
         monkeypatch.setattr(weights, "shipped",
                             lambda name: broken if name == broken.name else shipped(name))

@@ -11,6 +11,7 @@ from pi_reader.config import ConfigError, load_config
 from pi_reader.devices import doctor
 from pi_reader.devices.doctor import Check, Status
 from pi_reader.vision import weights
+from pi_reader.vision.stages import default_stages
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -63,7 +64,8 @@ def check_reader_weights() -> Check:
             "dice without its trained networks",
             fix,
         )
-    broken = weights.unreadable()
-    if broken:
-        return Check("weights", Status.FAIL, "; ".join(str(error) for error in broken), fix)
+    try:
+        default_stages()  # the reader's own networks, loaded once: the reads that follow use them
+    except weights.WeightsUnreadable as error:
+        return Check("weights", Status.FAIL, str(error), fix)
     return Check("weights", Status.OK, "dice detector and face classifier installed")

@@ -75,7 +75,8 @@ class Detector:
     """The shipped detector (or the ONNX file at ``path``)."""
 
     def __init__(self, path: Path | None = None) -> None:
-        self.network = weights.Network(path or weights.shipped(MODEL_FILE), "dice detector")
+        self.network = weights.Network(path or weights.shipped(MODEL_FILE),
+                                       weights.SHIPPED[MODEL_FILE])
 
     def detect(self, frame_bgr: np.ndarray, die_side_px: float | None = None) -> list[Detection]:
         """Every die in the frame. ``die_side_px`` is the die's side when a calibration knows

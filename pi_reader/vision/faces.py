@@ -56,7 +56,8 @@ class FaceClassifier:
     """The shipped classifier (or the ONNX file at ``path``)."""
 
     def __init__(self, path: Path | None = None) -> None:
-        self.network = weights.Network(path or weights.shipped(MODEL_FILE), "face classifier")
+        self.network = weights.Network(path or weights.shipped(MODEL_FILE),
+                                       weights.SHIPPED[MODEL_FILE])
 
     def probabilities(self, patches: list[np.ndarray]) -> np.ndarray:
         """Class probabilities (n, CLASS_COUNT) of INPUT_PX square BGR patches."""

@@ -54,20 +54,6 @@ def missing() -> list[Path]:
     return [path for path in map(shipped, SHIPPED) if not path.is_file()]
 
 
-def unreadable() -> list[WeightsUnreadable]:
-    """Why each shipped weights file that is there cannot be run (a truncated copy, another
-    file under its name): for ``doctor`` and ``run`` to say before the first roll, not at it."""
-    found = []
-    for name, what in SHIPPED.items():
-        path = shipped(name)
-        if path.is_file():
-            try:
-                Network(path, what)
-            except WeightsUnreadable as error:
-                found.append(error)
-    return found
-
-
 class Network:
     """One ONNX network, loaded once. A session's ``run`` may be called from several threads
     at once (the appliance reads frames in its loop while the web app's setup page previews).

@@ -180,9 +180,11 @@ def test_a_weights_file_that_is_no_network_refuses_the_start(
 ) -> None:
     # A truncated download or a disk error: said at start, not as a traceback at the first roll.
     from pi_reader.vision import weights
+    from pi_reader.vision.stages import default_stages
 
     broken = tmp_path / "face-classifier.onnx"
     broken.write_bytes(b"not a network")
+    default_stages.cache_clear()  # networks an earlier test loaded would hide the file
     shipped = weights.shipped
     monkeypatch.setattr(weights, "shipped",
                         lambda name: broken if name == broken.name else shipped(name))
