@@ -23,6 +23,8 @@ from pi_reader.vision.stages import Stages
 # benchmarks/bench_sensitivity.py measures the reader at half and double of each.
 MIN_VALUE_CONFIDENCE = 0.8
 MIN_VIEW_AGREEMENT = 0.6
+# The one value a part of a die can show: a single pip is a die's face with one pip.
+PIP_LOOKALIKE = 1
 
 FoundDie = tuple[Detection, FaceReading]
 
@@ -44,14 +46,26 @@ def trusted_value(face: FaceReading) -> int | None:
 
 
 def whole_dice(dice: list[FoundDie]) -> list[FoundDie]:
-    """The dice less the boxes that are no die: of a box inside another at most a part of its
-    size (detector.part_of), the small one is a die when its face is read surely, and the large
-    one a whole heap seen from far (whose patch may even look like a face: three small dice in a
-    row read as a three); otherwise the small one is a part of the large die (a close-up's
-    pip)."""
+    """The dice less the boxes that are no die. Of a box inside another at most a part of its
+    size (detector.part_of), one is no die, and the faces tell which:
+
+    - the small one is a part of the large die (a close-up's pip) when its face is not read
+      surely, or when it reads as a one while the large one is read surely: a pip looks
+      exactly like a die showing one, and a die read surely round it is the die it belongs to;
+    - otherwise the large one is a whole heap seen from far (whose patch may even look like a
+      face: three small dice in a row read as a three), and the small one is a die.
+    """
     dropped: set[int] = set()
     for i, (small, small_face) in enumerate(dice):
-        for j, (large, _) in enumerate(dice):
+        for j, (large, large_face) in enumerate(dice):
             if i != j and detector.part_of(small, large):
-                dropped.add(j if trusted_value(small_face) is not None else i)
+                dropped.add(j if _whole_inside(small_face, large_face) else i)
     return [die for k, die in enumerate(dice) if k not in dropped]
+
+
+def _whole_inside(small: FaceReading, large: FaceReading) -> bool:
+    """Whether the small box inside the large one is a whole die (see :func:`whole_dice`)."""
+    value = trusted_value(small)
+    if value is None:
+        return False
+    return not (value == PIP_LOOKALIKE and trusted_value(large) is not None)

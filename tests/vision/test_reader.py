@@ -159,3 +159,26 @@ def test_of_a_box_inside_another_the_large_one_round_surely_read_dice_is_a_heap(
     heap = ((x - 1.5 * w, y - 1.5 * h, 4 * w, 4 * h), sure(None))
     _, reading = read(datasets_dir, "s05/roll_001.jpg", s05, extra=[heap])
     assert reading.ok and len(reading.dice) == len(frame.dice)
+
+
+def test_of_a_box_inside_another_a_one_inside_a_surely_read_die_is_its_pip(datasets_dir, s05):
+    # A close-up's pip looks exactly like a die showing one, and the classifier may say so
+    # surely: inside a die read surely, it is that die's pip, not a die.
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    x, y, w, h = frame.dice[0].box
+    pip = ((x + w / 2 - w / 10, y + h / 2 - h / 10, w / 5, h / 5), sure(1))
+    _, reading = read(datasets_dir, "s05/roll_001.jpg", s05, extra=[pip])
+    assert reading.ok and sorted(d.value for d in reading.dice) == sorted(
+        d.value for d in frame.dice)
+
+
+def test_of_a_box_inside_another_a_one_inside_an_unsure_box_is_a_die_of_a_heap(
+        datasets_dir, s05):
+    # A die showing one inside a heap's box that is read as no value surely: the heap goes.
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    x, y, w, h = frame.dice[0].box
+    dice = [type(d)(d.colour, 1 if k == 0 else d.value, d.box) for k, d in enumerate(frame.dice)]
+    heap = ((x - 1.5 * w, y - 1.5 * h, 4 * w, 4 * h), FaceReading(4, 0.55, 0.4, True))
+    _, reading = read(datasets_dir, "s05/roll_001.jpg", s05, dice=dice, extra=[heap])
+    assert reading.ok and len(reading.dice) == len(frame.dice)
+    assert 1 in [d.value for d in reading.dice]
