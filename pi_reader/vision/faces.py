@@ -9,12 +9,14 @@ so the reader only has to ask it.
 
 A face is read from :data:`VIEWS` turns of its patch at once: pips do not care how a die lies,
 so a value the network gives for one turn and not another is a doubt, and the reader refuses
-doubts. The answer is the mean of the turns' probabilities.
+doubts. The answer is the mean of the turns' probabilities. A doubtful face is also read from
+the other two quarter turns (:data:`CLOSER_VIEWS`), and that closer reading is kept beside the
+first: the reader may take its value when every one of the four turns is sure of it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -37,6 +39,14 @@ PATCH_OF_BOX = 1.3
 # The quarter turns read of every patch (0: as cut, 1: a quarter turn): two views catch most
 # answers that depend on the view, for twice the cost of one (0.35 ms a patch here).
 VIEWS = (0, 1)
+# The turns a doubtful face is read from as well: the two quarter turns VIEWS leaves out.
+CLOSER_VIEWS = (2, 3)
+# A face is doubtful when some threshold the reader might be given would refuse it: its
+# confidence under the strictest MIN_VALUE_CONFIDENCE training/choose_thresholds.py considers,
+# or its agreement under the strictest MIN_VIEW_AGREEMENT. Fixed here rather than taken from the
+# reader's thresholds, so that what the classifier answers does not depend on them.
+DOUBT_CONFIDENCE = 0.95
+DOUBT_AGREEMENT = 0.8
 # The least contrast standardisation divides by (8-bit grey levels): a blank patch (tray, a
 # clipped face) keeps its flatness instead of having its noise blown up into "pips".
 MIN_PATCH_SPREAD = 4.0
@@ -50,6 +60,13 @@ class FaceReading:
     confidence: float  # the mean probability over the turns of the best class
     agreement: float  # the least probability any one turn gave the best class
     is_die: bool  # False when the best class is NOT_A_DIE
+    closer: FaceReading | None = None  # a doubtful face read from VIEWS and CLOSER_VIEWS
+
+    @property
+    def doubtful(self) -> bool:
+        """Whether a die's face is read unsurely enough that it is worth a closer look."""
+        return self.is_die and (self.confidence < DOUBT_CONFIDENCE
+                                or self.agreement < DOUBT_AGREEMENT)
 
 
 class FaceClassifier:
@@ -71,18 +88,33 @@ class FaceClassifier:
         return probabilities
 
     def read(self, frame_bgr: np.ndarray, boxes: list[Box]) -> list[FaceReading]:
-        """The top face in each box of the frame, all turns of all dice in one pass."""
+        """The top face in each box of the frame: all turns of all dice in one pass, then the
+        other turns of the doubtful faces in a second one."""
         patches = [face_patch(frame_bgr, box) for box in boxes]
-        views = [np.ascontiguousarray(np.rot90(p, k)) for p in patches for k in VIEWS]
-        per_view = self.probabilities(views).reshape(len(boxes), len(VIEWS), CLASS_COUNT)
-        readings = []
-        for views_of_die in per_view:
-            mean = views_of_die.mean(axis=0)
-            best = int(np.argmax(mean))
-            value = best if 1 <= best <= 6 else None
-            readings.append(FaceReading(value, float(mean[best]),
-                                        float(views_of_die[:, best].min()), best != NOT_A_DIE))
+        per_view = self._per_view(patches, VIEWS)
+        readings = [_reading(views) for views in per_view]
+        doubtful = [k for k, reading in enumerate(readings) if reading.doubtful]
+        closer = self._per_view([patches[k] for k in doubtful], CLOSER_VIEWS)
+        for k, views in zip(doubtful, closer, strict=True):
+            readings[k] = replace(readings[k],
+                                  closer=_reading(np.concatenate([per_view[k], views])))
         return readings
+
+    def _per_view(self, patches: list[np.ndarray], turns: tuple[int, ...]) -> np.ndarray:
+        """Class probabilities (patches, turns, CLASS_COUNT) of each patch at each turn."""
+        if not patches:
+            return np.zeros((0, len(turns), CLASS_COUNT), np.float32)
+        views = [np.ascontiguousarray(np.rot90(p, k)) for p in patches for k in turns]
+        return self.probabilities(views).reshape(len(patches), len(turns), CLASS_COUNT)
+
+
+def _reading(per_view: np.ndarray) -> FaceReading:
+    """A face's reading from the probabilities of its turns (turns, CLASS_COUNT)."""
+    mean = per_view.mean(axis=0)
+    best = int(np.argmax(mean))
+    value = best if 1 <= best <= 6 else None
+    return FaceReading(value, float(mean[best]), float(per_view[:, best].min()),
+                       best != NOT_A_DIE)
 
 
 def face_patch(frame_bgr: np.ndarray, box: Box) -> np.ndarray:

@@ -39,10 +39,23 @@ def found_dice(frame_bgr: np.ndarray, stages: Stages, die_side_px: float | None 
 
 def trusted_value(face: FaceReading) -> int | None:
     """The face's value when the classifier is sure of it from every view, else None."""
-    if face.value is None:
-        return None
-    sure = face.confidence >= MIN_VALUE_CONFIDENCE and face.agreement >= MIN_VIEW_AGREEMENT
-    return face.value if sure else None
+    reading = trusted_reading(face)
+    return reading.value if reading is not None else None
+
+
+def trusted_reading(face: FaceReading) -> FaceReading | None:
+    """The reading of ``face`` whose value the reader may take: the face as first read when it
+    is sure, else its closer reading (from every quarter turn) when that one is sure, else None.
+    A closer look only ever turns a doubt into a value when all four turns agree on it."""
+    for reading in (face, face.closer):
+        if reading is not None and reading.value is not None and _sure(reading):
+            return reading
+    return None
+
+
+def _sure(reading: FaceReading) -> bool:
+    return (reading.confidence >= MIN_VALUE_CONFIDENCE
+            and reading.agreement >= MIN_VIEW_AGREEMENT)
 
 
 def whole_dice(dice: list[FoundDie]) -> list[FoundDie]:

@@ -25,7 +25,7 @@ from pi_reader.vision.calibration import MAX_NAMING_COST, MIN_NAMING_GAP, Calibr
 from pi_reader.vision.calibration_fit import calibration_mismatch
 from pi_reader.vision.detector import Detection
 from pi_reader.vision.faces import FaceReading
-from pi_reader.vision.finding import found_dice, trusted_value
+from pi_reader.vision.finding import found_dice, trusted_reading
 from pi_reader.vision.stages import Stages, default_stages
 from pi_reader.vision.types import (
     DIE_COLOURS,
@@ -121,8 +121,10 @@ def _read_dice(
     for (found, face), box, name, colour_conf in zip(
         dice_found, boxes, names, colour_confidence, strict=True
     ):
-        value = trusted_value(face)
-        confidence = found.score * face.confidence * colour_conf if value else 0.0
+        trusted = trusted_reading(face)
+        value = trusted.value if trusted is not None else None
+        value_confidence = trusted.confidence if trusted is not None else 0.0
+        confidence = found.score * value_confidence * colour_conf
         x, y, w, h = box
         dice.append(
             DieReading(
@@ -131,7 +133,7 @@ def _read_dice(
                 box=box,
                 centre=(x + w / 2.0, y + h / 2.0),
                 confidence=float(np.clip(confidence, 0.0, 1.0)),
-                value_confidence=float(face.confidence) if value else 0.0,
+                value_confidence=float(value_confidence),
             )
         )
     return dice
