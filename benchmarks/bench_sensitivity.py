@@ -56,7 +56,7 @@ CONSTANTS = (
     "detector.TARGET_SIDE_PX", "detector.FIRST_LOOK_PX", "detector.LARGEST_INPUT_PX",
     "detector.PEAK_THRESHOLD", "detector.SAME_DIE", "detector.PART_OF_DIE",
     "faces.PATCH_OF_BOX", "faces.MIN_PATCH_SPREAD", "faces.DOUBT_CONFIDENCE",
-    "faces.DOUBT_AGREEMENT",
+    "faces.DOUBT_AGREEMENT", "faces.NO_DIE_SHARE",
     "colour.MAX_JOINT_LOSS", "colour._DIE_MIDDLE", "colour._TRAY_RADIUS", "colour._RIM_SHARE",
     "colour._LIT_SHARE", "colour._MAX_HUE_TURN_DEG", "colour._DARK_FRACTION",
     "colour._GENERIC_WHITE_CHROMA", "colour._GENERIC_MAX_HUE_ERROR_DEG",

@@ -47,6 +47,10 @@ CLOSER_VIEWS = (2, 3)
 # reader's thresholds, so that what the classifier answers does not depend on them.
 DOUBT_CONFIDENCE = 0.95
 DOUBT_AGREEMENT = 0.8
+# A box is no die only when the classifier gives "not a die" at least this share of its
+# probability, more than every die class together: a die it hardly knows what to make of (a
+# lamp's hot spot on its face) is then an unreadable die, refused, not left out unseen.
+NO_DIE_SHARE = 0.5
 # The least contrast standardisation divides by (8-bit grey levels): a blank patch (tray, a
 # clipped face) keeps its flatness instead of having its noise blown up into "pips".
 MIN_PATCH_SPREAD = 4.0
@@ -111,10 +115,10 @@ class FaceClassifier:
 def _reading(per_view: np.ndarray) -> FaceReading:
     """A face's reading from the probabilities of its turns (turns, CLASS_COUNT)."""
     mean = per_view.mean(axis=0)
-    best = int(np.argmax(mean))
+    is_die = bool(mean[NOT_A_DIE] < NO_DIE_SHARE)
+    best = 1 + int(np.argmax(mean[1:])) if is_die else NOT_A_DIE
     value = best if 1 <= best <= 6 else None
-    return FaceReading(value, float(mean[best]), float(per_view[:, best].min()),
-                       best != NOT_A_DIE)
+    return FaceReading(value, float(mean[best]), float(per_view[:, best].min()), is_die)
 
 
 def face_patch(frame_bgr: np.ndarray, box: Box) -> np.ndarray:

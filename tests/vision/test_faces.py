@@ -79,3 +79,14 @@ def test_every_threshold_the_chooser_may_pick_leaves_its_refusals_doubtful():
 def test_a_doubt_becomes_a_value_only_when_the_closer_look_is_sure(closer, value):
     face = FaceReading(5, finding.MIN_VALUE_CONFIDENCE - 0.1, 0.5, True, closer)
     assert finding.trusted_value(face) == value
+
+
+@pytest.mark.parametrize(("no_die", "is_die"), [(0.45, True), (0.55, False)])
+def test_a_box_is_no_die_only_when_the_classifier_says_so_more_than_any_die(no_die, is_die):
+    # A lamp's hot spot on a face leaves the classifier unsure of everything: a die it hardly
+    # knows is an unreadable die (refused), not left out as no die.
+    row = np.full(CLASS_COUNT, (1.0 - no_die) / (CLASS_COUNT - 1), np.float32)
+    row[faces.NOT_A_DIE] = no_die
+    reading = ScriptedClassifier([row] * 2 + [row] * 2).read(FRAME, BOXES[:1])[0]
+    assert reading.is_die is is_die
+    assert finding.trusted_value(reading) is None
