@@ -68,9 +68,10 @@ class FaceReading:
 
     @property
     def doubtful(self) -> bool:
-        """Whether a die's face is read unsurely enough that it is worth a closer look."""
-        return self.is_die and (self.confidence < DOUBT_CONFIDENCE
-                                or self.agreement < DOUBT_AGREEMENT)
+        """Whether a value is read unsurely enough that it is worth a closer look (a closer
+        look can only ever make a doubtful value sure)."""
+        return self.value is not None and (self.confidence < DOUBT_CONFIDENCE
+                                           or self.agreement < DOUBT_AGREEMENT)
 
 
 class FaceClassifier:
