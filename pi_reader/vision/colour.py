@@ -286,9 +286,13 @@ def name_six_dice(
         if len(dice) != 6:
             raise ColourError(f"naming needs exactly six dice, got {len(dice)}")
     costs: dict[tuple[str, ...], float] = {}
-    for references in (relative, unclipped_first or []):
-        if references:
-            _add_naming_costs(relative, _lit_chromas(references), costs)
+    references = [_lit_chromas(r) for r in (relative, unclipped_first or []) if r]
+    for whites in itertools.combinations(range(6), 2):
+        # A pair's white point differs between the references only when one of the pair has
+        # clipped pixels: the same white point need not be costed twice.
+        pairs = {(m[whites[0]].tobytes(), m[whites[1]].tobytes()): m for m in references}
+        for medians in pairs.values():
+            _add_naming_costs(relative, medians, whites, costs)
     ranked = sorted(costs.items(), key=lambda item: item[1])
     (best, cost), (_, runner_up) = ranked[0], ranked[1]
     return SixDiceNaming(names=list(best), cost=cost, gap=runner_up - cost)
@@ -301,24 +305,27 @@ def _lit_chromas(relative: list[np.ndarray]) -> list[np.ndarray]:
 
 
 def _add_naming_costs(
-    relative: list[np.ndarray], medians: list[np.ndarray], costs: dict[tuple[str, ...], float]
+    relative: list[np.ndarray],
+    medians: list[np.ndarray],
+    whites: tuple[int, int],
+    costs: dict[tuple[str, ...], float],
 ) -> None:
-    """The cost of every naming with these lit-face chromas, kept where lower than in costs."""
-    for whites in itertools.combinations(range(6), 2):
-        white_point = (medians[whites[0]] + medians[whites[1]]) / 2.0
-        white_spread = float(np.hypot(*(medians[whites[0]] - medians[whites[1]])))
-        others = [i for i in range(6) if i not in whites]
-        balanced = {i: _strongest_chroma(relative[i], white_point) for i in others}
-        weak = sum(max(0.0, 0.3 - float(np.hypot(*balanced[i]))) for i in others)
-        hues = [_hue_deg(tuple(balanced[i])) for i in others]
-        errors = _hue_errors(hues)
-        for order, error in zip(_ORDERS, errors, strict=True):
-            cost = 4.0 * white_spread + float(error) / 90.0 + 4.0 * weak
-            names: list[str] = [WHITE] * 6
-            for i, name in zip(others, order, strict=True):
-                names[i] = name
-            key = tuple(names)
-            costs[key] = min(cost, costs.get(key, math.inf))
+    """The cost of every naming with ``whites`` as the white dice and these lit-face chromas,
+    kept where lower than in costs."""
+    white_point = (medians[whites[0]] + medians[whites[1]]) / 2.0
+    white_spread = float(np.hypot(*(medians[whites[0]] - medians[whites[1]])))
+    others = [i for i in range(6) if i not in whites]
+    balanced = {i: _strongest_chroma(relative[i], white_point) for i in others}
+    weak = sum(max(0.0, 0.3 - float(np.hypot(*balanced[i]))) for i in others)
+    hues = [_hue_deg(tuple(balanced[i])) for i in others]
+    errors = _hue_errors(hues)
+    for order, error in zip(_ORDERS, errors, strict=True):
+        cost = 4.0 * white_spread + float(error) / 90.0 + 4.0 * weak
+        names: list[str] = [WHITE] * 6
+        for i, name in zip(others, order, strict=True):
+            names[i] = name
+        key = tuple(names)
+        costs[key] = min(cost, costs.get(key, math.inf))
 
 
 def generic_colour(chroma: Chroma, white_point: Chroma = (0.0, 0.0)) -> tuple[str, float]:
