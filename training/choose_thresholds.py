@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import math
 import multiprocessing
 import os
 import sys
@@ -57,14 +56,10 @@ MISTAKE_WEIGHT = 3
 # so calibrated rolls; the one left at the chosen values is a die leaning 9 degrees, labelled
 # unreadable from 8, read as the value it shows): the rule does not trade the whole reader for it.
 SILENT_NOISE = 1
-# The same allowance for the silently wrong rolls of every validation set, calibrated or
-# generic (`pi-reader read` reports a roll as fine in both modes): one roll in sixty.
-ROLLS_PER_SILENT_NOISE = 60
 RULE = ("silently wrong calibrated validation rolls at most one above the fewest any combination "
-        "reaches, then silently wrong rolls of every validation set at most one in sixty rolls "
-        "above the fewest, then the most dice right less three times the dice misread and "
-        "invented (rates, mean over the validation sets), then the fewest refused readable "
-        "calibrated rolls, then the stricter thresholds")
+        "reaches, then the most dice right less three times the dice misread and invented "
+        "(rates, mean over the validation sets), then the fewest refused readable calibrated "
+        "rolls, then the stricter thresholds")
 
 Row = tuple[LabelledFrame, np.ndarray, "Calibration | None", "Seen"]
 
@@ -210,19 +205,11 @@ def calibrated_silently_wrong(entry: dict[str, Any]) -> int:
                if name.endswith(" calibrated"))
 
 
-def all_silently_wrong(entry: dict[str, Any]) -> int:
-    return sum(s["silently_wrong_rolls"] for s in entry["sets"].values())
-
-
-def rank(entry: dict[str, Any], fewest_calibrated: int, fewest_all: int) -> tuple[float, ...]:
+def rank(entry: dict[str, Any], fewest_silently_wrong: int) -> tuple[float, ...]:
     """The order of RULE: smaller is better; ties go to the stricter thresholds (they refuse
-    first on scenes unlike the validation data). ``fewest_*`` are the fewest silently wrong
-    calibrated rolls and rolls of every set that any combination reaches."""
+    first on scenes unlike the validation data)."""
     calibrated = [s for name, s in entry["sets"].items() if name.endswith(" calibrated")]
-    rolls = sum(s["rolls"] for s in entry["sets"].values())
-    return (max(calibrated_silently_wrong(entry) - fewest_calibrated - SILENT_NOISE, 0),
-            max(all_silently_wrong(entry) - fewest_all
-                - math.ceil(rolls / ROLLS_PER_SILENT_NOISE), 0),
+    return (max(calibrated_silently_wrong(entry) - fewest_silently_wrong - SILENT_NOISE, 0),
             -float(np.mean([s["dice_right"]
                             - MISTAKE_WEIGHT * (s["misread_rate"] + s["phantom_rate"])
                             for s in entry["sets"].values()])),
@@ -290,9 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         table = [entry for entries in pool.map(scored_combination, combinations)
                  for entry in entries]
-    fewest_calibrated = min(calibrated_silently_wrong(entry) for entry in table)
-    fewest_all = min(all_silently_wrong(entry) for entry in table)
-    best = min(table, key=lambda entry: rank(entry, fewest_calibrated, fewest_all))
+    fewest = min(calibrated_silently_wrong(entry) for entry in table)
+    best = min(table, key=lambda entry: rank(entry, fewest))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(dumped(result(table, best)))
     print(json.dumps({k: best[k] for k in best if k != "sets"}), json.dumps(best["sets"]))
