@@ -22,7 +22,6 @@ from pi_reader.devices.doctor import Check, Status
 from pi_reader.devices.fake_camera import FakeCamera
 from pi_reader.devices.settings import CameraSettings, DeviceSettings
 from pi_reader.vision import weights
-from pi_reader.vision.stages import default_stages
 
 
 def frames_folder(tmp_path: Path) -> Path:
@@ -290,16 +289,11 @@ class TestCommand:
         assert "fix: reinstall pi-reader" in out
 
     def test_reader_weights_that_are_no_network_fail(
-        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]
+        self, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        broken_weights
     ) -> None:
         monkeypatch.setattr(doctor, "run_checks", lambda settings, state_dir: [])
-        broken = tmp_path / "dice-detector.onnx"
-        broken.write_bytes(b"")
-        default_stages.cache_clear()  # networks an earlier test loaded would hide the file
-        shipped = weights.shipped
-        monkeypatch.setattr(weights, "shipped",
-                            lambda name: broken if name == broken.name else shipped(name))
+        broken = broken_weights("dice-detector.onnx", b"")
         assert main(["doctor", "--config", str(self.example())]) == 1
         out = capsys.readouterr().out
         assert f"FAIL     weights   the dice detector's weights cannot be loaded: {broken}" in out

@@ -176,18 +176,10 @@ def test_a_video_that_cannot_be_decoded_opens_no_journal(
 
 
 def test_a_weights_file_that_is_no_network_refuses_the_start(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], broken_weights
 ) -> None:
     # A truncated download or a disk error: said at start, not as a traceback at the first roll.
-    from pi_reader.vision import weights
-    from pi_reader.vision.stages import default_stages
-
-    broken = tmp_path / "face-classifier.onnx"
-    broken.write_bytes(b"not a network")
-    default_stages.cache_clear()  # networks an earlier test loaded would hide the file
-    shipped = weights.shipped
-    monkeypatch.setattr(weights, "shipped",
-                        lambda name: broken if name == broken.name else shipped(name))
+    broken = broken_weights("face-classifier.onnx", b"not a network")
     assert run(["--no-hardware", "--players", "ann,bob", "--camera", "dir:tests/data/demo-game"],
                tmp_path) == 2
     err = capsys.readouterr().err
