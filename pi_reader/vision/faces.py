@@ -63,7 +63,7 @@ class FaceReading:
     value: int | None  # None: not read (see ``is_die``)
     confidence: float  # the mean probability over the turns of the best class
     agreement: float  # the least probability any one turn gave the best class
-    is_die: bool  # False when the best class is NOT_A_DIE
+    is_die: bool  # False when NOT_A_DIE has at least NO_DIE_SHARE of the probability
     closer: FaceReading | None = None  # a doubtful face read from VIEWS and CLOSER_VIEWS
 
     @property
