@@ -119,48 +119,70 @@ def die_pixels(frame: np.ndarray, box: Box) -> tuple[np.ndarray, np.ndarray]:
 
 
 @dataclass(frozen=True, eq=False)
+class ColourPixels:
+    """The pixels of one die that carry its colour (die_colour_pixels), in the patch's order:
+    their chroma relative to the tray, and each one's brightest channel. Kept unordered because
+    naming wants them in two orders (see name_six_dice) and filtering them once serves both."""
+
+    chroma: np.ndarray
+    level: np.ndarray
+
+    def ordered(self, *, clipped_last: bool = False) -> np.ndarray:
+        """The chromas brightest first; with ``clipped_last`` every pixel with a channel clipped
+        comes after every pixel without one."""
+        order = (
+            np.lexsort((-self.level, self.level >= _CLIPPED)) if clipped_last
+            else np.argsort(-self.level, kind="stable")
+        )
+        return self.chroma[order]
+
+
+@dataclass(frozen=True, eq=False)
 class DiceChroma:
-    """What the colours of a frame's dice are named from: the tray's chroma, each die's patch
-    and mask (die_pixels) and its pixels' chroma relative to the tray (die_pixel_chroma). A
-    step of one read, not a value: it has no equality (its arrays have none that == could
-    give)."""
+    """What the colours of a frame's dice are named from: the tray's chroma, each die's colour
+    pixels (die_colour_pixels) and their chroma brightest first (die_pixel_chroma). A step of
+    one read, not a value: it has no equality (its arrays have none that == could give)."""
 
     tray: Chroma
-    pixels: list[tuple[np.ndarray, np.ndarray]]
+    pixels: list[ColourPixels]
     relative: list[np.ndarray]
 
     def named_as_six(self) -> SixDiceNaming:
         """The dice named as the six Qwixx dice (name_six_dice), clipped pixels last."""
-        return name_six_dice(self.relative, [die_pixel_chroma(*p, self.tray, clipped_last=True)
-                                             for p in self.pixels])
+        return name_six_dice(self.relative, [p.ordered(clipped_last=True) for p in self.pixels])
 
 
 def dice_chroma(frame: np.ndarray, boxes: list[Box]) -> DiceChroma:
     """The tray's and every die's chroma in the frame, the dice in ``boxes``."""
     tray = tray_chroma(frame, boxes)
-    pixels = [die_pixels(frame, box) for box in boxes]
-    return DiceChroma(tray, pixels, [die_pixel_chroma(*p, tray) for p in pixels])
+    pixels = [die_colour_pixels(*die_pixels(frame, box), tray) for box in boxes]
+    return DiceChroma(tray, pixels, [p.ordered() for p in pixels])
 
 
 def die_pixel_chroma(
     patch: np.ndarray, mask: np.ndarray | None, tray: Chroma, *, clipped_last: bool = False
 ) -> np.ndarray:
-    """The chroma, relative to the tray, of the pixels of one die that carry its colour.
+    """The chroma, relative to the tray, of the pixels of one die that carry its colour
+    (die_colour_pixels): an ``(N, 2)`` array, brightest pixels first (a white die's lit face is
+    its best white reference, see name_six_dice); with ``clipped_last`` every pixel with a
+    channel clipped comes after every pixel without one."""
+    return die_colour_pixels(patch, mask, tray).ordered(clipped_last=clipped_last)
+
+
+def die_colour_pixels(patch: np.ndarray, mask: np.ndarray | None, tray: Chroma) -> ColourPixels:
+    """The pixels of one die that carry its colour.
 
     ``patch`` is BGR and ``mask`` is true on the die. Keeps pixels that are not clipped in all
     three channels and not dark (pips, shadow), then drops tray-like ones unless the die itself
     is tray-like (a die the colour of the tray). That is judged on the middle of the die's
     region, which is die whatever else the region holds: a region made loose by a long shadow
-    is mostly tray, yet its tray pixels must not colour the die. Returns an ``(N, 2)`` array,
-    brightest pixels first (a white die's lit face is its best white reference, see
-    name_six_dice); with ``clipped_last`` every pixel with a channel clipped comes after every
-    pixel without one.
+    is mostly tray, yet its tray pixels must not colour the die.
     """
     if mask is None:
         mask = np.ones(patch.shape[:2], dtype=bool)
     pixels = patch[mask]
     if len(pixels) == 0:
-        return np.zeros((1, 2), dtype=np.float32)
+        return ColourPixels(np.zeros((1, 2), dtype=np.float32), np.zeros(1, dtype=np.float32))
     middle = _middle_of(mask)[mask]
     brightest = pixels.max(axis=1).astype(np.float32)
     k = int(0.9 * (len(brightest) - 1))
@@ -171,19 +193,14 @@ def die_pixel_chroma(
     if np.count_nonzero(keep) < 8:
         keep = np.ones(len(pixels), dtype=bool)
     level, middle = brightest[keep], middle[keep]
-    order = (
-        np.lexsort((-level, level >= _CLIPPED)) if clipped_last
-        else np.argsort(-level, kind="stable")
-    )
-    chroma = log_chroma(pixels[keep][order]) - np.asarray(tray, dtype=np.float32)
+    chroma = log_chroma(pixels[keep]) - np.asarray(tray, dtype=np.float32)
     off_tray = np.hypot(chroma[:, 0], chroma[:, 1]) > _TRAY_RADIUS
     # Tray-like pixels are kept only when most of the die's middle looks like the tray: a die of
     # the tray's colour, whose tray-like pixels are its colour.
-    middle = middle[order]
     tray_coloured = np.count_nonzero(off_tray[middle]) < np.count_nonzero(middle) / 2
     if np.count_nonzero(off_tray) >= 8 and not tray_coloured:
-        chroma = chroma[off_tray]
-    return chroma
+        return ColourPixels(chroma[off_tray], level[off_tray])
+    return ColourPixels(chroma, level)
 
 
 def _middle_of(mask: np.ndarray) -> np.ndarray:
@@ -217,13 +234,16 @@ _RIM_SHARE = 0.3
 _LIT_SHARE = 0.3
 
 
-def _strongest_chroma(relative: np.ndarray, white_point: np.ndarray) -> np.ndarray:
-    """The mean chroma, balanced by the white point, of a die's most strongly coloured pixels."""
-    balanced = relative - white_point
-    strength = np.hypot(balanced[:, 0], balanced[:, 1])
-    keep = max(1, int(len(strength) * _RIM_SHARE))
-    strongest = np.argpartition(strength, len(strength) - keep)[-keep:]
-    return np.asarray(balanced[strongest].mean(axis=0), dtype=np.float64)
+def _strongest_chromas(relative: np.ndarray, white_points: np.ndarray) -> np.ndarray:
+    """For each of ``white_points`` (``(P, 2)``), the mean chroma balanced by it of a die's most
+    strongly coloured pixels: ``(P, 2)``, every white point in one pass over the pixels."""
+    balanced = relative[None, :, :] - white_points[:, None, :]
+    strength = np.hypot(balanced[..., 0], balanced[..., 1])
+    count = strength.shape[1]
+    keep = max(1, int(count * _RIM_SHARE))
+    strongest = np.argpartition(strength, count - keep, axis=1)[:, -keep:]
+    chosen = np.take_along_axis(balanced, strongest[..., None], axis=1)
+    return np.asarray(chosen.mean(axis=1), dtype=np.float64)
 
 
 # How far the four hues may turn together from their nominal places: a white point a little off
@@ -236,14 +256,15 @@ _ORDERS = tuple(itertools.permutations(COLOURS))
 _ORDER_HUES = np.radians([[NOMINAL_HUES_DEG[c] for c in order] for order in _ORDERS])
 
 
-def _hue_errors(hues: list[float]) -> np.ndarray:
-    """Sum of hue errors (degrees) of each order in _ORDERS for dice of these hues, after the
-    best common turn of all four hues (at most _MAX_HUE_TURN_DEG)."""
-    offsets = _wrapped(np.radians(hues)[None, :] - _ORDER_HUES)
-    turn = np.arctan2(np.sin(offsets).sum(axis=1), np.cos(offsets).sum(axis=1))
+def _hue_errors(hues: np.ndarray) -> np.ndarray:
+    """Sum of hue errors (degrees) of each order in _ORDERS for each row of four dice hues
+    (``(P, 4)`` degrees, giving ``(P, len(_ORDERS))``), after the best common turn of all four
+    hues (at most _MAX_HUE_TURN_DEG)."""
+    offsets = _wrapped(np.radians(hues)[:, None, :] - _ORDER_HUES[None, :, :])
+    turn = np.arctan2(np.sin(offsets).sum(axis=2), np.cos(offsets).sum(axis=2))
     limit = math.radians(_MAX_HUE_TURN_DEG)
     turn = np.clip(turn, -limit, limit)
-    errors: np.ndarray = np.degrees(np.abs(_wrapped(offsets - turn[:, None])).sum(axis=1))
+    errors: np.ndarray = np.degrees(np.abs(_wrapped(offsets - turn[..., None])).sum(axis=2))
     return errors
 
 
@@ -285,47 +306,62 @@ def name_six_dice(
     for dice in (relative, unclipped_first or relative):
         if len(dice) != 6:
             raise ColourError(f"naming needs exactly six dice, got {len(dice)}")
-    costs: dict[tuple[str, ...], float] = {}
     references = [_lit_chromas(r) for r in (relative, unclipped_first or []) if r]
-    for whites in itertools.combinations(range(6), 2):
-        # A pair's white point differs between the references only when one of the pair has
-        # clipped pixels: the same white point need not be costed twice.
-        pairs = {(m[whites[0]].tobytes(), m[whites[1]].tobytes()): m for m in references}
-        for medians in pairs.values():
-            _add_naming_costs(relative, medians, whites, costs)
-    ranked = sorted(costs.items(), key=lambda item: item[1])
-    (best, cost), (_, runner_up) = ranked[0], ranked[1]
-    return SixDiceNaming(names=list(best), cost=cost, gap=runner_up - cost)
+    pairs, white_points, spreads = _white_points(references)
+    others = np.array([[i for i in range(6) if i not in _WHITE_PAIRS[pair]] for pair in pairs])
+    balanced = np.empty((len(pairs), 4, 2))  # the four coloured dice's chromas, per white point
+    for die, pixels in enumerate(relative):
+        points, place = np.nonzero(others == die)
+        balanced[points, place] = _strongest_chromas(pixels, white_points[points])
+    weak = np.maximum(0.0, 0.3 - np.hypot(balanced[..., 0], balanced[..., 1])).sum(axis=1)
+    hues = np.degrees(np.arctan2(balanced[..., 1], balanced[..., 0]))
+    point_costs = 4.0 * spreads[:, None] + _hue_errors(hues) / 90.0 + 4.0 * weak[:, None]
+    # A naming is its white pair and the order of the other four: its cost is the lowest over
+    # that pair's white points. Ranked stably in pair, then order, sequence.
+    costs = np.full((len(_WHITE_PAIRS), len(_ORDERS)), np.inf)
+    np.minimum.at(costs, np.asarray(pairs), point_costs)
+    ranked = np.argsort(costs, axis=None, kind="stable")[:2]
+    best, runner_up = (np.unravel_index(i, costs.shape) for i in ranked)
+    cost = float(costs[best])
+    return SixDiceNaming(names=_naming(*best), cost=cost, gap=float(costs[runner_up]) - cost)
+
+
+# Every pair of the six dice that may be the whites, in itertools.combinations order.
+_WHITE_PAIRS = tuple(itertools.combinations(range(6), 2))
+
+
+def _white_points(
+    references: list[list[np.ndarray]],
+) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """Every white pair's white points from the lit-face references: the pair (an index into
+    _WHITE_PAIRS) of each, the point (the mean of the pair's chromas) and the pair's spread.
+
+    A pair's white point differs between the references only when one of the pair has clipped
+    pixels: the same white point need not be costed twice.
+    """
+    pairs, points, spreads = [], [], []
+    for pair, (a, b) in enumerate(_WHITE_PAIRS):
+        distinct = {(m[a].tobytes(), m[b].tobytes()): m for m in references}
+        for medians in distinct.values():
+            pairs.append(pair)
+            points.append((medians[a] + medians[b]) / 2.0)
+            spreads.append(float(np.hypot(*(medians[a] - medians[b]))))
+    return pairs, np.asarray(points), np.asarray(spreads)
+
+
+def _naming(pair: int, order: int) -> list[str]:
+    """The names of the six dice with _WHITE_PAIRS[pair] white and the others in _ORDERS[order]."""
+    names: list[str] = [WHITE] * 6
+    whites = _WHITE_PAIRS[pair]
+    for i, name in zip((i for i in range(6) if i not in whites), _ORDERS[order], strict=True):
+        names[i] = name
+    return names
 
 
 def _lit_chromas(relative: list[np.ndarray]) -> list[np.ndarray]:
     """Each die's lit-face chroma: the median of its first (brightest) pixels, not the shaded
     sides that pick up the tray's colour."""
     return [np.median(r[: max(1, int(len(r) * _LIT_SHARE))], axis=0) for r in relative]
-
-
-def _add_naming_costs(
-    relative: list[np.ndarray],
-    medians: list[np.ndarray],
-    whites: tuple[int, int],
-    costs: dict[tuple[str, ...], float],
-) -> None:
-    """The cost of every naming with ``whites`` as the white dice and these lit-face chromas,
-    kept where lower than in costs."""
-    white_point = (medians[whites[0]] + medians[whites[1]]) / 2.0
-    white_spread = float(np.hypot(*(medians[whites[0]] - medians[whites[1]])))
-    others = [i for i in range(6) if i not in whites]
-    balanced = {i: _strongest_chroma(relative[i], white_point) for i in others}
-    weak = sum(max(0.0, 0.3 - float(np.hypot(*balanced[i]))) for i in others)
-    hues = [_hue_deg(tuple(balanced[i])) for i in others]
-    errors = _hue_errors(hues)
-    for order, error in zip(_ORDERS, errors, strict=True):
-        cost = 4.0 * white_spread + float(error) / 90.0 + 4.0 * weak
-        names: list[str] = [WHITE] * 6
-        for i, name in zip(others, order, strict=True):
-            names[i] = name
-        key = tuple(names)
-        costs[key] = min(cost, costs.get(key, math.inf))
 
 
 def generic_colour(chroma: Chroma, white_point: Chroma = (0.0, 0.0)) -> tuple[str, float]:
