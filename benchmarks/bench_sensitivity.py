@@ -52,9 +52,11 @@ FACTORS = (0.5, 2.0)
 # The reader's named constants that change a reading (module.NAME, scalars). Sizes of trained
 # networks' inputs, file formats and odd-only kernel sizes are left out: they are not tunable.
 CONSTANTS = (
-    "finding.MIN_VALUE_CONFIDENCE", "finding.MIN_VIEW_AGREEMENT", "reader.COCKED_SIDE",
-    "detector.TARGET_SIDE_PX", "detector.FIRST_LOOK_PX", "detector.LARGEST_INPUT_PX",
-    "detector.PEAK_THRESHOLD", "detector.SAME_DIE", "detector.PART_OF_DIE",
+    "finding.MIN_VALUE_CONFIDENCE", "finding.MIN_VIEW_AGREEMENT",
+    "finding.GENERIC_MIN_VALUE_CONFIDENCE", "finding.GENERIC_MIN_VIEW_AGREEMENT",
+    "reader.COCKED_SIDE", "detector.TARGET_SIDE_PX", "detector.FIRST_LOOK_PX",
+    "detector.LARGEST_INPUT_PX", "detector.PEAK_THRESHOLD", "detector.GENERIC_PEAK_THRESHOLD",
+    "detector.SAME_DIE", "detector.PART_OF_DIE",
     "faces.PATCH_OF_BOX", "faces.MIN_PATCH_SPREAD", "faces.DOUBT_CONFIDENCE",
     "faces.DOUBT_AGREEMENT", "faces.NO_DIE_SHARE",
     "colour.MAX_JOINT_LOSS", "colour._DIE_MIDDLE", "colour._TRAY_RADIUS", "colour._RIM_SHARE",

@@ -3,14 +3,17 @@
     python training/choose_thresholds.py --datasets ../shared/datasets \
         --generated /work/renders/dr1 [--scenes N] [--out benchmarks/results/thresholds.json]
 
-The thresholds are the detector's ``PEAK_THRESHOLD`` and ``TARGET_SIDE_PX`` (the side a
-calibrated frame's dice are scaled to) and the reader's ``MIN_VALUE_CONFIDENCE`` and
-``MIN_VIEW_AGREEMENT``. Every validation frame (the generated scenes' validation split,
-appliance scenes calibrated from their own calibration frame; the real sets' validation splits
-in the generic mode) is read once by the networks (a calibrated one once per target side), their
-answers kept, and the whole reader is then run again over those answers for every combination,
-scored as ``replay`` scores. The rule (``RULE``) puts a silently wrong roll before everything
-else. Test splits and the qwixx-rendered sets are never read here.
+Each mode has its own: with a calibration the detector's ``PEAK_THRESHOLD`` and
+``TARGET_SIDE_PX`` (the side a calibrated frame's dice are scaled to) and the reader's
+``MIN_VALUE_CONFIDENCE`` and ``MIN_VIEW_AGREEMENT``; without one ``GENERIC_PEAK_THRESHOLD``,
+``GENERIC_MIN_VALUE_CONFIDENCE`` and ``GENERIC_MIN_VIEW_AGREEMENT``. Every validation frame (the
+generated scenes' validation split, appliance scenes calibrated from their own calibration
+frame, the other scenes and those whose calibration is refused in the generic mode; the real
+sets' validation splits in the generic mode) is read once by the networks (a calibrated one
+once per target side), their answers kept, and the whole reader is then run again over those
+answers for every combination, scored as ``replay`` scores. Each mode's thresholds are chosen on
+its own frames by its rule (``CALIBRATED_RULE``, ``GENERIC_RULE``), which puts a silently wrong
+roll before everything else. Test splits and the qwixx-rendered sets are never read here.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import multiprocessing
 import os
 import sys
@@ -56,10 +60,19 @@ MISTAKE_WEIGHT = 3
 # so calibrated rolls; the one left at the chosen values is a die leaning 9 degrees, labelled
 # unreadable from 8, read as the value it shows): the rule does not trade the whole reader for it.
 SILENT_NOISE = 1
-RULE = ("silently wrong calibrated validation rolls at most one above the fewest any combination "
-        "reaches, then the most dice right less three times the dice misread and invented "
-        "(rates, mean over the validation sets), then the fewest refused readable calibrated "
-        "rolls, then the stricter thresholds")
+# Without a calibration no count check catches a missed or invented die, and the generic
+# validation splits hold some 400 rolls: the same allowance, one roll in sixty of them.
+ROLLS_PER_SILENT_NOISE = 60
+CALIBRATED_RULE = (
+    "silently wrong calibrated validation rolls at most one above the fewest any combination "
+    "reaches, then the most dice right less three times the dice misread and invented (rates, "
+    "mean over the calibrated validation sets), then the fewest refused readable rolls, then the "
+    "stricter thresholds")
+GENERIC_RULE = (
+    "silently wrong generic validation rolls at most one in sixty of them above the fewest any "
+    "combination reaches, then the most dice right less three times the dice misread and "
+    "invented (rates, mean over the generic validation sets), then the fewest refused readable "
+    "rolls, then the stricter thresholds")
 
 Row = tuple[LabelledFrame, np.ndarray, "Calibration | None", "Seen"]
 
@@ -91,7 +104,8 @@ class Replayed:
 
 
 def look(stages: Stages, image: np.ndarray, side: float | None) -> Seen:
-    with overridden(detector, "PEAK_THRESHOLD", LOWEST_PEAK):
+    with overridden(detector, "PEAK_THRESHOLD", LOWEST_PEAK), \
+            overridden(detector, "GENERIC_PEAK_THRESHOLD", LOWEST_PEAK):
         found = list(stages.find_dice(image, side))
     faces = stages.read_faces(image, [d.box for d in found])
     return Seen(found, {key(d.box): f for d, f in zip(found, faces, strict=True)})
@@ -184,11 +198,14 @@ _ROWS: dict[str, dict[float, list[Row]]] = {}  # the rows collect() read, for th
 
 
 def scored_combination(combination: tuple[float, float, float]) -> list[dict[str, Any]]:
-    """The table's entries (one per target side) for one peak, confidence and agreement."""
+    """The table's entries (one per target side) for one peak, confidence and agreement, each
+    mode's frames read at them."""
     peak, confidence, agreement = combination
     entries = []
     with overridden(finding, "MIN_VALUE_CONFIDENCE", confidence), \
-            overridden(finding, "MIN_VIEW_AGREEMENT", agreement):
+            overridden(finding, "MIN_VIEW_AGREEMENT", agreement), \
+            overridden(finding, "GENERIC_MIN_VALUE_CONFIDENCE", confidence), \
+            overridden(finding, "GENERIC_MIN_VIEW_AGREEMENT", agreement):
         generic = {name: score(by[TARGET_SIDES[0]], peak) for name, by in _ROWS.items()
                    if not name.endswith(" calibrated")}
         for target in TARGET_SIDES:
@@ -200,51 +217,93 @@ def scored_combination(combination: tuple[float, float, float]) -> list[dict[str
     return entries
 
 
-def calibrated_silently_wrong(entry: dict[str, Any]) -> int:
-    return sum(s["silently_wrong_rolls"] for name, s in entry["sets"].items()
-               if name.endswith(" calibrated"))
+def mode_sets(entry: dict[str, Any], calibrated: bool) -> dict[str, dict[str, float]]:
+    """The figures of the entry's validation sets read in one mode, by set."""
+    return {name: s for name, s in entry["sets"].items()
+            if name.endswith(" calibrated") is calibrated}
 
 
-def rank(entry: dict[str, Any], fewest_silently_wrong: int) -> tuple[float, ...]:
-    """The order of RULE: smaller is better; ties go to the stricter thresholds (they refuse
-    first on scenes unlike the validation data)."""
-    calibrated = [s for name, s in entry["sets"].items() if name.endswith(" calibrated")]
-    return (max(calibrated_silently_wrong(entry) - fewest_silently_wrong - SILENT_NOISE, 0),
+def silently_wrong(entry: dict[str, Any], calibrated: bool) -> int:
+    return sum(s["silently_wrong_rolls"] for s in mode_sets(entry, calibrated).values())
+
+
+def silent_noise(table: list[dict[str, Any]], calibrated: bool) -> int:
+    """How many silently wrong rolls of a mode are within the validation sample's noise."""
+    if calibrated:
+        return SILENT_NOISE
+    rolls = sum(s["rolls"] for s in mode_sets(table[0], calibrated).values())
+    return math.ceil(rolls / ROLLS_PER_SILENT_NOISE)
+
+
+def rank(entry: dict[str, Any], calibrated: bool, fewest_silently_wrong: int, noise: int
+         ) -> tuple[float, ...]:
+    """The order of the mode's rule: smaller is better; ties go to the stricter thresholds (they
+    refuse first on scenes unlike the validation data)."""
+    sets = mode_sets(entry, calibrated).values()
+    return (max(silently_wrong(entry, calibrated) - fewest_silently_wrong - noise, 0),
             -float(np.mean([s["dice_right"]
                             - MISTAKE_WEIGHT * (s["misread_rate"] + s["phantom_rate"])
-                            for s in entry["sets"].values()])),
-            float(np.mean([s["refusal_rate"] for s in calibrated])) if calibrated else 0.0,
+                            for s in sets])),
+            float(np.mean([s["refusal_rate"] for s in sets])),
             -entry["min_value_confidence"], -entry["min_view_agreement"],
             -entry["peak_threshold"])
 
 
-FIGURES = ("dice_right", "misread_rate", "phantom_rate", "silently_wrong_rolls", "refusal_rate")
+def choose(table: list[dict[str, Any]], calibrated: bool) -> dict[str, Any]:
+    """The entry the mode's rule ranks first. A generic frame is read alike at every target side,
+    so the generic mode chooses among one side's entries."""
+    if not calibrated:
+        table = [entry for entry in table if entry["target_side_px"] == TARGET_SIDES[0]]
+    if not mode_sets(table[0], calibrated):
+        raise SystemExit(f"no {'calibrated' if calibrated else 'generic'} validation rolls "
+                         "to choose on")
+    fewest = min(silently_wrong(entry, calibrated) for entry in table)
+    noise = silent_noise(table, calibrated)
+    return min(table, key=lambda entry: rank(entry, calibrated, fewest, noise))
+
+
+FIGURES = ("rolls", "dice_right", "misread_rate", "phantom_rate", "silently_wrong_rolls",
+           "refusal_rate")
 KNOBS = ("peak_threshold", "target_side_px", "min_value_confidence", "min_view_agreement")
+GENERIC_KNOBS = ("peak_threshold", "min_value_confidence", "min_view_agreement")
 
 
-def result(table: list[dict[str, Any]], best: dict[str, Any]) -> dict[str, Any]:
+def result(table: list[dict[str, Any]], calibrated: dict[str, Any], generic: dict[str, Any]
+           ) -> dict[str, Any]:
     """The choice as a result file (benchmarks/result_file.py's shape, rendered into the docs):
-    the chosen figures as a table, every combination compactly under ``figures``."""
+    each mode's chosen figures as a table, every combination compactly under ``figures``."""
+    chosen = {"calibrated": {knob: calibrated[knob] for knob in KNOBS},
+              "generic": {knob: generic[knob] for knob in GENERIC_KNOBS}}
     return {
         "benchmark": "thresholds",
         "title": "Reader thresholds, chosen on validation data (training/choose_thresholds.py)",
         **provenance(),
-        "notes": f"The rule: {RULE}. Chosen: "
-                 + ", ".join(f"{knob} {best[knob]}" for knob in KNOBS) + ".",
-        "figures": {"rule": RULE, "chosen": {knob: best[knob] for knob in KNOBS},
-                    "columns": [*KNOBS, {name: FIGURES for name in best["sets"]}],
+        "notes": f"Calibrated, the rule: {CALIBRATED_RULE}. Chosen: "
+                 + ", ".join(f"{knob} {value}" for knob, value in chosen["calibrated"].items())
+                 + f". Generic, the rule: {GENERIC_RULE}. Chosen: "
+                 + ", ".join(f"{knob} {value}" for knob, value in chosen["generic"].items())
+                 + ".",
+        "figures": {"rules": {"calibrated": CALIBRATED_RULE, "generic": GENERIC_RULE},
+                    "chosen": chosen,
+                    "columns": [*KNOBS, {name: FIGURES for name in calibrated["sets"]}],
                     "table": [[*(entry[knob] for knob in KNOBS),
                                {name: [figures[f] for f in FIGURES]
                                 for name, figures in entry["sets"].items()}]
                               for entry in table]},
-        "tables": [{
-            "caption": "The validation sets at the chosen thresholds",
-            "columns": ["validation set", "rolls", "dice right", "dice misread", "phantoms",
-                        "silently wrong rolls", "refused readable rolls"],
-            "rows": [[name, str(f["rolls"]), f"{f['dice_right']:.1%}", f"{f['misread_rate']:.1%}",
-                      f"{f['phantom_rate']:.1%}", str(f["silently_wrong_rolls"]),
-                      f"{f['refusal_rate']:.1%}"] for name, f in best["sets"].items()],
-        }],
+        "tables": [_chosen_table(f"The {mode} validation sets at the {mode} thresholds",
+                                 mode_sets(entry, mode == "calibrated"))
+                   for mode, entry in (("calibrated", calibrated), ("generic", generic))],
+    }
+
+
+def _chosen_table(caption: str, sets: dict[str, dict[str, float]]) -> dict[str, Any]:
+    return {
+        "caption": caption,
+        "columns": ["validation set", "rolls", "dice right", "dice misread", "phantoms",
+                    "silently wrong rolls", "refused readable rolls"],
+        "rows": [[name, str(f["rolls"]), f"{f['dice_right']:.1%}", f"{f['misread_rate']:.1%}",
+                  f"{f['phantom_rate']:.1%}", str(f["silently_wrong_rolls"]),
+                  f"{f['refusal_rate']:.1%}"] for name, f in sets.items()],
     }
 
 
@@ -277,11 +336,11 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         table = [entry for entries in pool.map(scored_combination, combinations)
                  for entry in entries]
-    fewest = min(calibrated_silently_wrong(entry) for entry in table)
-    best = min(table, key=lambda entry: rank(entry, fewest))
+    calibrated, generic = choose(table, calibrated=True), choose(table, calibrated=False)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(dumped(result(table, best)))
-    print(json.dumps({k: best[k] for k in best if k != "sets"}), json.dumps(best["sets"]))
+    chosen = result(table, calibrated, generic)
+    args.out.write_text(dumped(chosen))
+    print(json.dumps(chosen["figures"]["chosen"]))
     return 0
 
 

@@ -43,10 +43,13 @@ FIRST_LOOK_PX = 384
 OCTAVES = 3
 # The frame is never scaled to more than this on its longer side (the cost grows with its area).
 LARGEST_INPUT_PX = 1024
-# A cell is a die's centre when its heatmap value is a local maximum at least this high (chosen
-# on the validation splits among 0.2-0.5 by training/choose_thresholds.py with the face
-# classifier's thresholds, since the classifier then refuses what is not a die).
+# A cell is a die's centre when its heatmap value is a local maximum at least this high: with a
+# calibration PEAK_THRESHOLD, without one GENERIC_PEAK_THRESHOLD. Each chosen on the validation
+# splits among 0.1-0.5 by training/choose_thresholds.py with the face classifier's thresholds
+# of its mode (the classifier then refuses what is not a die): a calibrated roll missing a die
+# is refused by the count check, a generic one is not, so the modes weigh a faint die apart.
 PEAK_THRESHOLD = 0.3
+GENERIC_PEAK_THRESHOLD = 0.15
 # Two peaks closer than this share of the smaller die's side are one die; a die inside another
 # and at most PART_OF_DIE of its side is part of it (a pip is a fifth of a die, two dice pressed
 # together are each half of a box round both).
@@ -82,21 +85,23 @@ class Detector:
         """Every die in the frame. ``die_side_px`` is the die's side when a calibration knows
         it; without it the frame is looked at on a pyramid of scales (see :func:`pyramid`)."""
         if die_side_px is not None:
-            return self._look(shrunk(frame_bgr, TARGET_SIDE_PX / die_side_px))
+            return self._look(shrunk(frame_bgr, TARGET_SIDE_PX / die_side_px), PEAK_THRESHOLD)
         found: list[Detection] = []
         lo, hi = TRAINED_SIDES
         for look in pyramid(frame_bgr):
-            found += [d for d in self._look(look) if lo <= d.side * look.scale <= hi]
+            found += [d for d in self._look(look, GENERIC_PEAK_THRESHOLD)
+                      if lo <= d.side * look.scale <= hi]
         return one_per_die(found)
 
-    def _look(self, look: Scaled) -> list[Detection]:
-        """The dice the net sees in a scaled frame, in the frame's pixels."""
+    def _look(self, look: Scaled, peak_threshold: float) -> list[Detection]:
+        """The dice the net sees in a scaled frame (its peaks from ``peak_threshold`` up), in
+        the frame's pixels."""
         h, w = look.image.shape[:2]
         in_w = max(CANVAS_STEP, math.ceil(w / CANVAS_STEP) * CANVAS_STEP)
         in_h = max(CANVAS_STEP, math.ceil(h / CANVAS_STEP) * CANVAS_STEP)
         canvas = cv2.copyMakeBorder(look.image, 0, in_h - h, 0, in_w - w, cv2.BORDER_REPLICATE)
         maps = self.network.forward(network_input(canvas))[0]
-        return [Detection(look.unscaled(d.box), d.score) for d in decode(maps, PEAK_THRESHOLD)]
+        return [Detection(look.unscaled(d.box), d.score) for d in decode(maps, peak_threshold)]
 
 
 @dataclass(frozen=True)

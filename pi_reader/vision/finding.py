@@ -17,12 +17,15 @@ from pi_reader.vision.faces import FaceReading
 from pi_reader.vision.stages import Stages
 
 # A value is taken only when the classifier's mean probability over the patch's views is at
-# least MIN_VALUE_CONFIDENCE and no single view gives it less than MIN_VIEW_AGREEMENT; below
-# either the die is unreadable. Both chosen on the validation splits (generated scenes and real
-# photos) by training/choose_thresholds.py (benchmarks/results/thresholds.json);
+# least MIN_VALUE_CONFIDENCE and no single view gives it less than MIN_VIEW_AGREEMENT (without
+# a calibration the GENERIC_ pair); below either the die is unreadable. Each pair chosen on the
+# validation splits of its mode (generated scenes calibrated; generated scenes and real photos
+# without) by training/choose_thresholds.py (benchmarks/results/thresholds.json);
 # benchmarks/bench_sensitivity.py measures the reader at half and double of each.
 MIN_VALUE_CONFIDENCE = 0.8
-MIN_VIEW_AGREEMENT = 0.6
+MIN_VIEW_AGREEMENT = 0.4
+GENERIC_MIN_VALUE_CONFIDENCE = 0.8
+GENERIC_MIN_VIEW_AGREEMENT = 0.8
 # The one value a part of a die can show: a single pip is a die's face with one pip.
 PIP_LOOKALIKE = 1
 
@@ -34,31 +37,37 @@ def found_dice(frame_bgr: np.ndarray, stages: Stages, die_side_px: float | None 
     """Every whole die in the frame with its face reading, strongest detection first."""
     found = list(stages.find_dice(frame_bgr, die_side_px))
     faces = stages.read_faces(frame_bgr, [d.box for d in found])
-    return whole_dice([(d, face) for d, face in zip(found, faces, strict=True) if face.is_die])
+    return whole_dice([(d, face) for d, face in zip(found, faces, strict=True) if face.is_die],
+                      calibrated=die_side_px is not None)
 
 
-def trusted_value(face: FaceReading) -> int | None:
+def trusted_value(face: FaceReading, *, calibrated: bool) -> int | None:
     """The face's value when the classifier is sure of it from every view, else None."""
-    reading = trusted_reading(face)
+    reading = trusted_reading(face, calibrated=calibrated)
     return reading.value if reading is not None else None
 
 
-def trusted_reading(face: FaceReading) -> FaceReading | None:
+def trusted_reading(face: FaceReading, *, calibrated: bool) -> FaceReading | None:
     """The reading of ``face`` whose value the reader may take: the face as first read when it
     is sure, else its closer reading (from every quarter turn) when that one is sure, else None.
-    A closer look only ever turns a doubt into a value when all four turns agree on it."""
+    A closer look only ever turns a doubt into a value when all four turns agree on it.
+    ``calibrated`` says which mode's thresholds are sure enough."""
+    confidence, agreement = value_thresholds(calibrated=calibrated)
     for reading in (face, face.closer):
-        if reading is not None and reading.value is not None and _sure(reading):
+        if (reading is not None and reading.value is not None
+                and reading.confidence >= confidence and reading.agreement >= agreement):
             return reading
     return None
 
 
-def _sure(reading: FaceReading) -> bool:
-    return (reading.confidence >= MIN_VALUE_CONFIDENCE
-            and reading.agreement >= MIN_VIEW_AGREEMENT)
+def value_thresholds(*, calibrated: bool) -> tuple[float, float]:
+    """The least confidence and agreement a value is taken at, in the mode asked for."""
+    if calibrated:
+        return MIN_VALUE_CONFIDENCE, MIN_VIEW_AGREEMENT
+    return GENERIC_MIN_VALUE_CONFIDENCE, GENERIC_MIN_VIEW_AGREEMENT
 
 
-def whole_dice(dice: list[FoundDie]) -> list[FoundDie]:
+def whole_dice(dice: list[FoundDie], *, calibrated: bool) -> list[FoundDie]:
     """The dice less the boxes that are no die. Of a box inside another at most a part of its
     size (detector.part_of), one is no die, and the faces tell which:
 
@@ -72,13 +81,15 @@ def whole_dice(dice: list[FoundDie]) -> list[FoundDie]:
     for i, (small, small_face) in enumerate(dice):
         for j, (large, large_face) in enumerate(dice):
             if i != j and detector.part_of(small, large):
-                dropped.add(j if _whole_inside(small_face, large_face) else i)
+                whole = _whole_inside(small_face, large_face, calibrated=calibrated)
+                dropped.add(j if whole else i)
     return [die for k, die in enumerate(dice) if k not in dropped]
 
 
-def _whole_inside(small: FaceReading, large: FaceReading) -> bool:
+def _whole_inside(small: FaceReading, large: FaceReading, *, calibrated: bool) -> bool:
     """Whether the small box inside the large one is a whole die (see :func:`whole_dice`)."""
-    value = trusted_value(small)
+    value = trusted_value(small, calibrated=calibrated)
     if value is None:
         return False
-    return not (value == PIP_LOOKALIKE and trusted_value(large) is not None)
+    return not (value == PIP_LOOKALIKE
+                and trusted_value(large, calibrated=calibrated) is not None)

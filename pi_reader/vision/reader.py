@@ -121,7 +121,7 @@ def _read_dice(
     for (found, face), box, name, colour_conf in zip(
         dice_found, boxes, names, colour_confidence, strict=True
     ):
-        trusted = trusted_reading(face)
+        trusted = trusted_reading(face, calibrated=calibration is not None)
         value = trusted.value if trusted is not None else None
         value_confidence = trusted.confidence if trusted is not None else 0.0
         confidence = found.score * value_confidence * colour_conf

@@ -95,3 +95,30 @@ def test_the_pyramid_halves_from_the_first_look():
     sides = [look.image.shape[1] for look in looks]
     assert sides[0] == pytest.approx(detector.FIRST_LOOK_PX, rel=0.1)
     assert sides[1:] == [sides[0] // 2, sides[0] // 4]
+
+
+class HeatNetwork:
+    """A stand-in for the net: one die of 16 px at the middle of any canvas, at ``heat``."""
+
+    def __init__(self, heat: float) -> None:
+        self.heat = heat
+
+    def forward(self, blob: np.ndarray) -> np.ndarray:
+        rows, cols = blob.shape[2] // detector.STRIDE, blob.shape[3] // detector.STRIDE
+        return maps_with([(rows // 2, cols // 2, self.heat, 16.0)], rows, cols)[None]
+
+
+@pytest.mark.parametrize(
+    ("calibrated_peak", "generic_peak", "die_side_px", "found"),
+    [(0.3, 0.2, 16.0, False), (0.3, 0.2, None, True),
+     (0.2, 0.3, 16.0, True), (0.2, 0.3, None, False)],
+)
+def test_each_mode_takes_peaks_from_its_own_threshold(
+    monkeypatch, calibrated_peak, generic_peak, die_side_px, found
+):
+    monkeypatch.setattr(detector, "PEAK_THRESHOLD", calibrated_peak)
+    monkeypatch.setattr(detector, "GENERIC_PEAK_THRESHOLD", generic_peak)
+    finder = object.__new__(detector.Detector)  # the shipped net's place, without its file
+    finder.network = HeatNetwork(0.25)  # type: ignore[assignment]
+    frame = np.zeros((384, 384, 3), np.uint8)
+    assert bool(finder.detect(frame, die_side_px)) is found

@@ -78,7 +78,7 @@ def test_every_threshold_the_chooser_may_pick_leaves_its_refusals_doubtful():
 )
 def test_a_doubt_becomes_a_value_only_when_the_closer_look_is_sure(closer, value):
     face = FaceReading(5, finding.MIN_VALUE_CONFIDENCE - 0.1, 0.5, True, closer)
-    assert finding.trusted_value(face) == value
+    assert finding.trusted_value(face, calibrated=True) == value
 
 
 @pytest.mark.parametrize(("no_die", "is_die"), [(0.45, True), (0.55, False)])
@@ -89,4 +89,14 @@ def test_a_box_is_no_die_only_when_the_classifier_says_so_more_than_any_die(no_d
     row[faces.NOT_A_DIE] = no_die
     reading = ScriptedClassifier([row] * 2 + [row] * 2).read(FRAME, BOXES[:1])[0]
     assert reading.is_die is is_die
-    assert finding.trusted_value(reading) is None
+    assert finding.trusted_value(reading, calibrated=False) is None
+
+
+@pytest.mark.parametrize(("calibrated", "value"), [(True, 5), (False, None)])
+def test_each_mode_trusts_a_value_at_its_own_thresholds(monkeypatch, calibrated, value):
+    monkeypatch.setattr(finding, "MIN_VALUE_CONFIDENCE", 0.7)
+    monkeypatch.setattr(finding, "MIN_VIEW_AGREEMENT", 0.5)
+    monkeypatch.setattr(finding, "GENERIC_MIN_VALUE_CONFIDENCE", 0.9)
+    monkeypatch.setattr(finding, "GENERIC_MIN_VIEW_AGREEMENT", 0.7)
+    face = FaceReading(5, 0.8, 0.6, True)
+    assert finding.trusted_value(face, calibrated=calibrated) == value

@@ -1,0 +1,67 @@
+"""Each mode's thresholds are chosen on its own validation sets, by its own rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from training import choose_thresholds as choose
+
+
+def figures(dice_right: float, silently_wrong: int = 0, rolls: int = 60,
+            refusal_rate: float = 0.1) -> dict[str, float]:
+    return {"rolls": rolls, "dice_right": dice_right, "misread_rate": 0.0, "phantom_rate": 0.0,
+            "silently_wrong_rolls": silently_wrong, "refusal_rate": refusal_rate}
+
+
+def entry(peak: float, side: float, calibrated: dict[str, float], generic: dict[str, float]
+          ) -> dict[str, Any]:
+    return {"peak_threshold": peak, "target_side_px": side, "min_value_confidence": 0.8,
+            "min_view_agreement": 0.6,
+            "sets": {"dr1 calibrated": calibrated, "real-d6-overhead": generic}}
+
+
+def test_each_mode_takes_the_thresholds_its_own_sets_read_best():
+    table = [
+        entry(0.3, 12.0, figures(0.97), figures(0.80)),
+        entry(0.3, 16.0, figures(0.99), figures(0.80)),
+        entry(0.15, 12.0, figures(0.90), figures(0.95)),
+        entry(0.15, 16.0, figures(0.92), figures(0.95)),
+    ]
+    assert choose.choose(table, calibrated=True) is table[1]
+    # Generic frames are read alike at every side: the choice is among one side's entries.
+    assert choose.choose(table, calibrated=False) is table[2]
+
+
+def test_a_silently_wrong_roll_beyond_the_noise_outweighs_every_die_right():
+    noisy = entry(0.15, 12.0, figures(0.99, silently_wrong=2), figures(0.99, silently_wrong=3,
+                                                                      rolls=120))
+    quiet = entry(0.3, 12.0, figures(0.90), figures(0.90))
+    # Calibrated: one roll is noise, two are not. Generic: one in sixty of 120 rolls, so 2.
+    assert choose.choose([noisy, quiet], calibrated=True) is quiet
+    assert choose.choose([noisy, quiet], calibrated=False) is quiet
+    within = entry(0.15, 12.0, figures(0.99, silently_wrong=1), figures(0.99, silently_wrong=2,
+                                                                       rolls=120))
+    assert choose.choose([within, quiet], calibrated=True) is within
+    assert choose.choose([within, quiet], calibrated=False) is within
+
+
+def test_a_mode_without_validation_sets_says_so():
+    table = [{**entry(0.3, 12.0, figures(0.9), figures(0.9)),
+              "sets": {"real-d6-overhead": figures(0.9)}}]
+    with pytest.raises(SystemExit, match="no calibrated validation rolls"):
+        choose.choose(table, calibrated=True)
+
+
+def test_the_result_names_each_modes_choice():
+    calibrated = entry(0.3, 16.0, figures(0.99), figures(0.8))
+    generic = entry(0.15, 12.0, figures(0.9), figures(0.95))
+    chosen = choose.result([calibrated, generic], calibrated, generic)
+    assert chosen["figures"]["chosen"] == {
+        "calibrated": {"peak_threshold": 0.3, "target_side_px": 16.0,
+                       "min_value_confidence": 0.8, "min_view_agreement": 0.6},
+        "generic": {"peak_threshold": 0.15, "min_value_confidence": 0.8,
+                    "min_view_agreement": 0.6},
+    }
+    assert [t["rows"][0][0] for t in chosen["tables"]] == ["dr1 calibrated", "real-d6-overhead"]
