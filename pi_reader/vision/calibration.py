@@ -242,7 +242,7 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None, *,
     ``refuse_clipped_faces`` to be told (ClippedFaces), since the die's pips would be lost in
     every roll where it lies in the same light.
     """
-    dice = [d for d, _ in found_dice(frame, stages or default_stages())]
+    dice = [d for d, _ in found_dice(frame, stages or default_stages(), calibrating=True)]
     if len(dice) != EXPECTED_DICE:
         raise CalibrationError(
             f"found {len(dice)} dice, need exactly {EXPECTED_DICE} (two white, red, "

@@ -32,13 +32,22 @@ PIP_LOOKALIKE = 1
 FoundDie = tuple[Detection, FaceReading]
 
 
-def found_dice(frame_bgr: np.ndarray, stages: Stages, die_side_px: float | None = None
-               ) -> list[FoundDie]:
-    """Every whole die in the frame with its face reading, strongest detection first."""
+def found_dice(frame_bgr: np.ndarray, stages: Stages, die_side_px: float | None = None, *,
+               calibrating: bool = False) -> list[FoundDie]:
+    """Every whole die in the frame with its face reading, strongest detection first.
+
+    With ``die_side_px`` (a calibrated read) or ``calibrating`` (the dice of a calibration frame,
+    whose size is not known yet) the calibrated mode's thresholds hold, else the generic ones.
+    A calibration frame's dice are those the appliance's reads will find: detections under the
+    calibrated PEAK_THRESHOLD are left out (the detector's peaks are kept strongest first, so
+    that is what the detector would find at that threshold).
+    """
     found = list(stages.find_dice(frame_bgr, die_side_px))
+    if calibrating:
+        found = [d for d in found if d.score >= detector.PEAK_THRESHOLD]
     faces = stages.read_faces(frame_bgr, [d.box for d in found])
     return whole_dice([(d, face) for d, face in zip(found, faces, strict=True) if face.is_die],
-                      calibrated=die_side_px is not None)
+                      calibrated=calibrating or die_side_px is not None)
 
 
 def trusted_value(face: FaceReading, *, calibrated: bool) -> int | None:

@@ -34,10 +34,12 @@ def label_stages(
     dice: Sequence[LabelledDie],
     faces: dict[int, FaceReading] | None = None,
     extra: Sequence[tuple[Box, FaceReading]] = (),
+    extra_score: float = 0.6,
 ) -> Stages:
-    """Stages that find exactly ``dice`` (and ``extra`` boxes) and read their labelled values;
-    ``faces`` replaces the reading of the dice at those indices."""
-    found = [Detection(d.box, 0.9) for d in dice] + [Detection(b, 0.6) for b, _ in extra]
+    """Stages that find exactly ``dice`` (and ``extra`` boxes, at the detector's score
+    ``extra_score``) and read their labelled values; ``faces`` replaces the reading of the dice
+    at those indices."""
+    found = [Detection(d.box, 0.9) for d in dice] + [Detection(b, extra_score) for b, _ in extra]
     readings = [sure(d.value) for d in dice] + [f for _, f in extra]
     for index, face in (faces or {}).items():
         readings[index] = face

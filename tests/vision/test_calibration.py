@@ -12,7 +12,7 @@ from pi_reader.vision import detector
 from pi_reader.vision.calibration import Calibration, CalibrationError, CameraSettings, calibrate
 from pi_reader.vision.types import DIE_COLOURS
 
-from .reader_doubles import NOT_A_DIE, label_stages
+from .reader_doubles import NOT_A_DIE, label_stages, sure
 from .reader_frames import labelled, pixels
 
 SET = "qwixx-rendered"
@@ -82,6 +82,23 @@ def test_calibration_leaves_out_what_the_classifier_says_is_no_die(datasets_dir)
     frame = labelled(datasets_dir, SET, "s00/calibration.jpg")
     stages = label_stages(frame.dice, extra=[((5.0, 5.0, 40.0, 40.0), NOT_A_DIE)])
     assert set(calibrate(pixels(frame), stages).colour_models) == set(DIE_COLOURS)
+
+
+@pytest.mark.parametrize(("score", "seventh_found"), [(0.2, False), (0.35, True)])
+def test_a_calibration_frame_is_seen_at_the_calibrated_peak_threshold(
+    datasets_dir, monkeypatch, score, seventh_found
+):
+    # Its dice are the dice the appliance's calibrated reads will find, not the generic mode's.
+    monkeypatch.setattr(detector, "PEAK_THRESHOLD", 0.3)
+    monkeypatch.setattr(detector, "GENERIC_PEAK_THRESHOLD", 0.15)
+    frame = labelled(datasets_dir, SET, "s00/calibration.jpg")
+    stages = label_stages(frame.dice, extra=[((5.0, 5.0, 40.0, 40.0), sure(3))],
+                          extra_score=score)
+    if seventh_found:
+        with pytest.raises(CalibrationError, match="found 7 dice"):
+            calibrate(pixels(frame), stages)
+    else:
+        assert set(calibrate(pixels(frame), stages).colour_models) == set(DIE_COLOURS)
 
 
 def test_calibration_refuses_six_dice_that_are_not_the_qwixx_colours(datasets_dir):
