@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+import math
+
 import numpy as np
 import pytest
 
@@ -123,6 +126,51 @@ def test_naming_needs_six_dice():
         colour.name_six_dice([np.zeros((4, 2))] * 5)
     with pytest.raises(colour.ColourError, match="exactly six dice, got 7"):
         colour.name_six_dice([np.zeros((4, 2))] * 6, [np.zeros((4, 2))] * 7)
+
+
+def naming_one_white_point_at_a_time(relative, unclipped_first):
+    """name_six_dice as its docstring tells it, one white point and one order at a time: the
+    reference its one-pass arithmetic is held to."""
+    costs = {}
+    for references in (relative, unclipped_first):
+        lit = [np.median(r[: max(1, int(len(r) * 0.3))], axis=0) for r in references]
+        for whites in itertools.combinations(range(6), 2):
+            white_point = (lit[whites[0]] + lit[whites[1]]) / 2.0
+            spread = float(np.hypot(*(lit[whites[0]] - lit[whites[1]])))
+            others = [i for i in range(6) if i not in whites]
+            balanced = []
+            for i in others:
+                shifted = relative[i] - white_point
+                strength = np.hypot(shifted[:, 0], shifted[:, 1])
+                keep = max(1, int(len(strength) * 0.3))
+                balanced.append(shifted[np.argsort(strength)[-keep:]].mean(axis=0))
+            weak = sum(max(0.0, 0.3 - float(np.hypot(*b))) for b in balanced)
+            hues = np.array([[math.degrees(math.atan2(b[1], b[0])) for b in balanced]])
+            for order, error in zip(colour._ORDERS, colour._hue_errors(hues)[0], strict=True):
+                names = ["white"] * 6
+                for i, name in zip(others, order, strict=True):
+                    names[i] = name
+                cost = 4.0 * spread + float(error) / 90.0 + 4.0 * weak
+                costs[tuple(names)] = min(cost, costs.get(tuple(names), math.inf))
+    ranked = sorted(costs.items(), key=lambda item: item[1])
+    return list(ranked[0][0]), ranked[0][1], ranked[1][1] - ranked[0][1]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_six_dice_are_named_as_one_white_point_at_a_time_would_name_them(seed):
+    rng = np.random.default_rng(seed)
+    # Two whites and four coloured dice, one of them faint (its weakness is part of the cost).
+    centres = [(0.02, 0.01), (-0.01, 0.02), (0.6, -0.1), (0.06, -0.08), (-0.4, -0.5), (-0.3, 0.5)]
+    order = rng.permutation(6)
+    relative = [rng.normal(centres[k], 0.08, (int(rng.integers(40, 400)), 2)).astype(np.float32)
+                for k in order]
+    unclipped_first = [r[rng.permutation(len(r))] for r in relative]
+    naming = colour.name_six_dice(relative, unclipped_first)
+    names, cost, gap = naming_one_white_point_at_a_time(relative, unclipped_first)
+    assert naming.names == names
+    # The pixels' chromas are float32, summed here in another order: equal within 1e-6.
+    assert naming.cost == pytest.approx(cost, abs=1e-6)
+    assert naming.gap == pytest.approx(gap, abs=1e-6)
 
 
 @pytest.mark.parametrize(
