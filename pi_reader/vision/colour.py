@@ -254,6 +254,10 @@ _MAX_HUE_TURN_DEG = 30.0
 # Every order of the four colours, and their nominal hues in that order (radians).
 _ORDERS = tuple(itertools.permutations(COLOURS))
 _ORDER_HUES = np.radians([[NOMINAL_HUES_DEG[c] for c in order] for order in _ORDERS])
+# Every pair of the six dice that may be the whites, in itertools.combinations order, and the
+# four dice each leaves to be coloured, in die order.
+_WHITE_PAIRS = tuple(itertools.combinations(range(6), 2))
+_COLOURED_DICE = np.array([[i for i in range(6) if i not in pair] for pair in _WHITE_PAIRS])
 
 
 def _hue_errors(hues: np.ndarray) -> np.ndarray:
@@ -308,7 +312,7 @@ def name_six_dice(
             raise ColourError(f"naming needs exactly six dice, got {len(dice)}")
     references = [_lit_chromas(r) for r in (relative, unclipped_first or []) if r]
     pairs, white_points, spreads = _white_points(references)
-    others = np.array([[i for i in range(6) if i not in _WHITE_PAIRS[pair]] for pair in pairs])
+    others = _COLOURED_DICE[pairs]
     balanced = np.empty((len(pairs), 4, 2))  # the four coloured dice's chromas, per white point
     for die, pixels in enumerate(relative):
         points, place = np.nonzero(others == die)
@@ -324,10 +328,6 @@ def name_six_dice(
     best, runner_up = (np.unravel_index(i, costs.shape) for i in ranked)
     cost = float(costs[best])
     return SixDiceNaming(names=_naming(*best), cost=cost, gap=float(costs[runner_up]) - cost)
-
-
-# Every pair of the six dice that may be the whites, in itertools.combinations order.
-_WHITE_PAIRS = tuple(itertools.combinations(range(6), 2))
 
 
 def _white_points(
@@ -352,8 +352,7 @@ def _white_points(
 def _naming(pair: int, order: int) -> list[str]:
     """The names of the six dice with _WHITE_PAIRS[pair] white and the others in _ORDERS[order]."""
     names: list[str] = [WHITE] * 6
-    whites = _WHITE_PAIRS[pair]
-    for i, name in zip((i for i in range(6) if i not in whites), _ORDERS[order], strict=True):
+    for i, name in zip(_COLOURED_DICE[pair], _ORDERS[order], strict=True):
         names[i] = name
     return names
 
