@@ -73,6 +73,7 @@ GENERIC_RULE = (
     "combination reaches, then the most dice right less three times the dice misread and "
     "invented (rates, mean over the generic validation sets), then the fewest refused readable "
     "rolls, then the stricter thresholds")
+RULES = {"calibrated": CALIBRATED_RULE, "generic": GENERIC_RULE}
 
 Row = tuple[LabelledFrame, np.ndarray, "Calibration | None", "Seen"]
 
@@ -278,13 +279,11 @@ def result(table: list[dict[str, Any]], calibrated: dict[str, Any], generic: dic
         "benchmark": "thresholds",
         "title": "Reader thresholds, chosen on validation data (training/choose_thresholds.py)",
         **provenance(),
-        "notes": f"Calibrated, the rule: {CALIBRATED_RULE}. Chosen: "
-                 + ", ".join(f"{knob} {value}" for knob, value in chosen["calibrated"].items())
-                 + f". Generic, the rule: {GENERIC_RULE}. Chosen: "
-                 + ", ".join(f"{knob} {value}" for knob, value in chosen["generic"].items())
-                 + ".",
-        "figures": {"rules": {"calibrated": CALIBRATED_RULE, "generic": GENERIC_RULE},
-                    "chosen": chosen,
+        "notes": " ".join(
+            f"{mode.capitalize()}, the rule: {RULES[mode]}. Chosen: "
+            + ", ".join(f"{knob} {value}" for knob, value in knobs.items()) + "."
+            for mode, knobs in chosen.items()),
+        "figures": {"rules": RULES, "chosen": chosen,
                     "columns": [*KNOBS, {name: FIGURES for name in calibrated["sets"]}],
                     "table": [[*(entry[knob] for knob in KNOBS),
                                {name: [figures[f] for f in FIGURES]
