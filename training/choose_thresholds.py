@@ -45,7 +45,7 @@ from pi_reader.vision.images import load_frame
 from pi_reader.vision.recorded import LabelledFrame, RecordedSet
 from pi_reader.vision.scoring import FrameScore, die_right, score_frame
 from pi_reader.vision.stages import Stages, default_stages
-from training.data import REAL_SETS, open_set, scene_index
+from training.data import REAL_SETS, open_set, scene_index, scene_limits
 from training.splits import select
 
 PEAKS = (0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
@@ -133,11 +133,12 @@ def frames_to_read(recorded: RecordedSet, scenes: int | None
     return [(f, calibrations.get(f.scenario)) for f in chosen if f.kind == "roll"]
 
 
-def collect(sets: list[RecordedSet], scenes: int | None) -> dict[str, dict[float, list[Row]]]:
-    """Each validation set's rows by target side (a generic set's rows under every side)."""
+def collect(sets: list[tuple[RecordedSet, int | None]]) -> dict[str, dict[float, list[Row]]]:
+    """Each validation set's rows by target side (a generic set's rows under every side), of a
+    generated set only its first scenes when it comes with a limit."""
     stages = default_stages()
     out: dict[str, dict[float, list[Row]]] = {}
-    for recorded in sets:
+    for recorded, scenes in sets:
         calibrated: dict[str, Calibration | None] = {}
         generic: list[Row] = []
         by_target: dict[float, list[Row]] = {}
@@ -321,15 +322,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", type=Path, required=True)
     parser.add_argument("--generated", type=Path, action="append", default=[])
-    parser.add_argument("--scenes", type=int)
+    parser.add_argument("--scenes", type=int, action="append", default=[],
+                        help="a generated set's first N scenes only: once for all sets, or once "
+                             "per --generated, in order")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/thresholds.json"))
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)),
                         help="processes scoring the combinations (default: one per core)")
     args = parser.parse_args(argv)
-    sets = [open_set(args.datasets, name) for name in REAL_SETS]
-    sets += [open_set(args.datasets, str(path)) for path in args.generated]
+    sets: list[tuple[RecordedSet, int | None]] = [
+        (open_set(args.datasets, name), None) for name in REAL_SETS]
+    sets += [(open_set(args.datasets, str(path)), limit) for path, limit in zip(
+        args.generated, scene_limits(args.generated, args.scenes), strict=True)]
     global _ROWS
-    _ROWS = collect(sets, args.scenes)
+    _ROWS = collect(sets)
     combinations = list(itertools.product(PEAKS, CONFIDENCES, AGREEMENTS))
     # Forked workers share the rows read above; each scores whole combinations, in order.
     with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("fork")) as pool:

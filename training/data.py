@@ -70,6 +70,20 @@ def open_set(datasets: Path, path_or_name: str) -> RecordedSet:
     return shared_set(datasets, path_or_name)
 
 
+def scene_limits(generated: list[Path], scenes: list[int]) -> list[int | None]:
+    """Each generated set's scene limit from ``--scenes``: none given, no limit; one, the same for
+    every set; else one per ``--generated`` in the same order, so that a model card can name the
+    scenes of two sets of which one is still being rendered."""
+    if not scenes:
+        return [None] * len(generated)
+    if len(scenes) == 1:
+        return [scenes[0]] * len(generated)
+    if len(scenes) != len(generated):
+        raise SystemExit(f"--scenes given {len(scenes)} times for {len(generated)} generated "
+                         "sets: give it once for all, or once for each --generated in order")
+    return list(scenes)
+
+
 def load_frames(recorded: RecordedSet, split: Split, max_side: int = 1024,
                 scenes: int | None = None) -> list[Frame]:
     """The frames of ``recorded`` in ``split``, with every die (readable or not) boxed; of a

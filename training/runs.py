@@ -20,7 +20,15 @@ import numpy as np
 import torch
 from torch import nn
 
-from training.data import REAL_SETS, Frame, describe, load_frames, open_set, write_card
+from training.data import (
+    REAL_SETS,
+    Frame,
+    describe,
+    load_frames,
+    open_set,
+    scene_limits,
+    write_card,
+)
 
 
 def parser_for(description: str, *, steps: int, batch: int, model_file: str
@@ -30,7 +38,9 @@ def parser_for(description: str, *, steps: int, batch: int, model_file: str
     parser.add_argument("--datasets", type=Path, required=True, help="the shared sets' folder")
     parser.add_argument("--generated", type=Path, action="append", default=[],
                         help="a generated set's folder (training/render_scenes.py); repeatable")
-    parser.add_argument("--scenes", type=int, help="use a generated set's first N scenes only")
+    parser.add_argument("--scenes", type=int, action="append", default=[],
+                        help="use a generated set's first N scenes only: once for all sets, "
+                             "or once per --generated, in order")
     parser.add_argument("--steps", type=int, default=steps)
     parser.add_argument("--batch", type=int, default=batch)
     parser.add_argument("--lr", type=float, default=3e-3)
@@ -60,10 +70,12 @@ def start(script: str, parser: argparse.ArgumentParser, argv: Sequence[str] | No
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    sets = [open_set(args.datasets, name) for name in REAL_SETS]
-    sets += [open_set(args.datasets, str(path)) for path in args.generated]
-    train_frames = {s.root.name: load_frames(s, "train", scenes=args.scenes) for s in sets}
-    valid_frames = {s.root.name: load_frames(s, "validation", scenes=args.scenes) for s in sets}
+    limits = scene_limits(args.generated, args.scenes)
+    sets = [(open_set(args.datasets, name), None) for name in REAL_SETS]
+    sets += [(open_set(args.datasets, str(path)), limit)
+             for path, limit in zip(args.generated, limits, strict=True)]
+    train_frames = {s.root.name: load_frames(s, "train", scenes=n) for s, n in sets}
+    valid_frames = {s.root.name: load_frames(s, "validation", scenes=n) for s, n in sets}
     print({k: len(v) for k, v in train_frames.items()}, flush=True)
     return Run(script, given, args, train_frames, valid_frames)
 
@@ -99,7 +111,10 @@ def finish(run: Run, net: nn.Module, export: Callable[[nn.Module, Path], None],
                        **train_data,
                        "generated_manifests": [str(p / "manifest.json")
                                                for p in run.args.generated],
-                       "generated_scenes": run.args.scenes},
+                       "generated_scenes": {
+                           path.name: limit for path, limit in zip(
+                               run.args.generated,
+                               scene_limits(run.args.generated, run.args.scenes), strict=True)}},
         **own,
     })
     print(f"wrote {out} and its card after {run.args.steps} steps ({minutes:.0f} min)")
