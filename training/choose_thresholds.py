@@ -329,10 +329,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)),
                         help="processes scoring the combinations (default: one per core)")
     args = parser.parse_args(argv)
+    try:
+        limits = scene_limits(args.generated, args.scenes)
+    except ValueError as error:
+        parser.error(str(error))
     sets: list[tuple[RecordedSet, int | None]] = [
         (open_set(args.datasets, name), None) for name in REAL_SETS]
-    sets += [(open_set(args.datasets, str(path)), limit) for path, limit in zip(
-        args.generated, scene_limits(args.generated, args.scenes), strict=True)]
+    sets += [(open_set(args.datasets, str(path)), limit)
+             for path, limit in zip(args.generated, limits, strict=True)]
     global _ROWS
     _ROWS = collect(sets)
     combinations = list(itertools.product(PEAKS, CONFIDENCES, AGREEMENTS))

@@ -73,13 +73,14 @@ def open_set(datasets: Path, path_or_name: str) -> RecordedSet:
 def scene_limits(generated: list[Path], scenes: list[int]) -> list[int | None]:
     """Each generated set's scene limit from ``--scenes``: none given, no limit; one, the same for
     every set; else one per ``--generated`` in the same order, so that a model card can name the
-    scenes of two sets of which one is still being rendered."""
+    scenes of two sets of which one is still being rendered. Raises ValueError when the counts
+    match neither way (the scripts turn it into their usage message)."""
     if not scenes:
         return [None] * len(generated)
     if len(scenes) == 1:
         return [scenes[0]] * len(generated)
     if len(scenes) != len(generated):
-        raise SystemExit(f"--scenes given {len(scenes)} times for {len(generated)} generated "
+        raise ValueError(f"--scenes given {len(scenes)} times for {len(generated)} generated "
                          "sets: give it once for all, or once for each --generated in order")
     return list(scenes)
 

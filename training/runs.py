@@ -70,7 +70,10 @@ def start(script: str, parser: argparse.ArgumentParser, argv: Sequence[str] | No
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    limits = scene_limits(args.generated, args.scenes)
+    try:
+        limits = scene_limits(args.generated, args.scenes)
+    except ValueError as error:
+        parser.error(str(error))
     sets = [(open_set(args.datasets, name), None) for name in REAL_SETS]
     sets += [(open_set(args.datasets, str(path)), limit)
              for path, limit in zip(args.generated, limits, strict=True)]

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from training import choose_thresholds
 from training.data import scene_limits
 
 SETS = [Path("/renders/dr1"), Path("/renders/dr2")]
@@ -24,5 +25,13 @@ def test_one_limit_per_set_is_taken_in_order():
 
 
 def test_limits_that_match_neither_way_are_refused_with_a_message():
-    with pytest.raises(SystemExit, match="--scenes given 3 times for 2 generated sets"):
+    with pytest.raises(ValueError, match="--scenes given 3 times for 2 generated sets"):
         scene_limits(SETS, [1, 2, 3])
+
+
+def test_the_chooser_gives_its_usage_message_for_mismatched_limits(capsys):
+    with pytest.raises(SystemExit):
+        choose_thresholds.main(["--datasets", "/nowhere", "--generated", "/renders/dr1",
+                                "--generated", "/renders/dr2", "--scenes", "1", "--scenes", "2",
+                                "--scenes", "3"])
+    assert "--scenes given 3 times for 2 generated sets" in capsys.readouterr().err
