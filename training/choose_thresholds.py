@@ -45,7 +45,7 @@ from pi_reader.vision.images import load_frame
 from pi_reader.vision.recorded import LabelledFrame, RecordedSet
 from pi_reader.vision.scoring import FrameScore, die_right, score_frame
 from pi_reader.vision.stages import Stages, default_stages
-from training.data import REAL_SETS, open_set, scene_index, scene_limits
+from training.data import scene_index, sets_to_load
 from training.splits import select
 
 PEAKS = (0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
@@ -330,13 +330,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="processes scoring the combinations (default: one per core)")
     args = parser.parse_args(argv)
     try:
-        limits = scene_limits(args.generated, args.scenes)
+        sets = sets_to_load(args.datasets, args.generated, args.scenes)
     except ValueError as error:
         parser.error(str(error))
-    sets: list[tuple[RecordedSet, int | None]] = [
-        (open_set(args.datasets, name), None) for name in REAL_SETS]
-    sets += [(open_set(args.datasets, str(path)), limit)
-             for path, limit in zip(args.generated, limits, strict=True)]
     global _ROWS
     _ROWS = collect(sets)
     combinations = list(itertools.product(PEAKS, CONFIDENCES, AGREEMENTS))

@@ -85,6 +85,16 @@ def scene_limits(generated: list[Path], scenes: list[int]) -> list[int | None]:
     return list(scenes)
 
 
+def sets_to_load(datasets: Path, generated: list[Path], scenes: list[int]
+                 ) -> list[tuple[RecordedSet, int | None]]:
+    """The real sets and the generated ones, each with its scene limit (:func:`scene_limits`;
+    its ValueError passes through)."""
+    limits = scene_limits(generated, scenes)
+    return ([(open_set(datasets, name), None) for name in REAL_SETS]
+            + [(open_set(datasets, str(path)), limit)
+               for path, limit in zip(generated, limits, strict=True)])
+
+
 def load_frames(recorded: RecordedSet, split: Split, max_side: int = 1024,
                 scenes: int | None = None) -> list[Frame]:
     """The frames of ``recorded`` in ``split``, with every die (readable or not) boxed; of a

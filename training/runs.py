@@ -20,15 +20,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from training.data import (
-    REAL_SETS,
-    Frame,
-    describe,
-    load_frames,
-    open_set,
-    scene_limits,
-    write_card,
-)
+from training.data import REAL_SETS, Frame, describe, load_frames, sets_to_load, write_card
 
 
 def parser_for(description: str, *, steps: int, batch: int, model_file: str
@@ -59,6 +51,7 @@ class Run:
     args: argparse.Namespace
     train_frames: dict[str, list[Frame]]
     valid_frames: dict[str, list[Frame]]
+    generated_scenes: dict[str, int | None]  # each generated set's scene limit, by folder name
     started: float = field(default_factory=time.time)
 
 
@@ -71,16 +64,14 @@ def start(script: str, parser: argparse.ArgumentParser, argv: Sequence[str] | No
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     try:
-        limits = scene_limits(args.generated, args.scenes)
+        sets = sets_to_load(args.datasets, args.generated, args.scenes)
     except ValueError as error:
         parser.error(str(error))
-    sets = [(open_set(args.datasets, name), None) for name in REAL_SETS]
-    sets += [(open_set(args.datasets, str(path)), limit)
-             for path, limit in zip(args.generated, limits, strict=True)]
     train_frames = {s.root.name: load_frames(s, "train", scenes=n) for s, n in sets}
     valid_frames = {s.root.name: load_frames(s, "validation", scenes=n) for s, n in sets}
     print({k: len(v) for k, v in train_frames.items()}, flush=True)
-    return Run(script, given, args, train_frames, valid_frames)
+    generated_scenes = {s.root.name: n for s, n in sets if s.root.name not in REAL_SETS}
+    return Run(script, given, args, train_frames, valid_frames, generated_scenes)
 
 
 def source_weights(sources: Sequence[str], real_share: dict[str, float]
@@ -114,10 +105,7 @@ def finish(run: Run, net: nn.Module, export: Callable[[nn.Module, Path], None],
                        **train_data,
                        "generated_manifests": [str(p / "manifest.json")
                                                for p in run.args.generated],
-                       "generated_scenes": {
-                           path.name: limit for path, limit in zip(
-                               run.args.generated,
-                               scene_limits(run.args.generated, run.args.scenes), strict=True)}},
+                       "generated_scenes": run.generated_scenes},
         **own,
     })
     print(f"wrote {out} and its card after {run.args.steps} steps ({minutes:.0f} min)")
