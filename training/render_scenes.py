@@ -14,6 +14,11 @@ it stopped, and the same seed always gives the same scenes.
 
 The set's ``manifest.json`` holds the seed, the counts, the parameter ranges and the split rule
 (by scene: ``splits.scene_split``): a scene is wholly train, validation or test.
+
+``--split`` and ``--kind`` render only some of the planned scenes (say the appliance validation
+scenes a chooser reads, a seventh of the set): the plan is drawn from the seed whatever is
+rendered, so those scenes are the very ones the whole set holds, and a later run without the
+filters fills in the rest.
 """
 
 from __future__ import annotations
@@ -58,6 +63,8 @@ class Quality:
 # What a test renders: a few pixels and one sample, to check the pipeline, not the pictures.
 SMOKE = Quality((96, 72), (64, 48), 1, 1)
 APPLIANCE_ROLLS, GENERIC_ROLLS = 4, 2
+SPLITS = ("train", "validation", "test")
+KINDS = ("appliance", "generic")
 # A pip is taken as seen when its median differs from the face's by this much in some channel
 # (8-bit): a person reads pips at about this contrast; under it the lamp or the dark took them.
 MIN_PIP_CONTRAST = 14
@@ -357,13 +364,16 @@ def check_version(out: Path) -> None:
 
 
 def run(out: Path, seed: int, count: int, jobs: int, chunk: int,
-        quality: Quality = Quality()) -> None:
+        quality: Quality = Quality(), splits: frozenset[str] = frozenset(SPLITS),
+        kinds: frozenset[str] = frozenset(KINDS)) -> None:
+    """Render the planned scenes of ``splits`` and ``kinds`` not yet finished in ``out``."""
     check_version(out)
     scenes = plan(seed, count)
     raw_root = out / "raw"
     raw_root.mkdir(parents=True, exist_ok=True)
     done = finished_ids(out)
-    todo = [s for s in scenes if s["id"] not in done]
+    todo = [s for s in scenes
+            if s["id"] not in done and s["split"] in splits and s["kind"] in kinds]
     running: list[tuple[subprocess.Popen, list[dict]]] = []
     while todo or running:
         while todo and len(running) < jobs:
@@ -399,12 +409,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=2, help="Blender processes, one thread each")
     parser.add_argument("--chunk", type=int, default=2, help="scenes per Blender process")
+    parser.add_argument("--split", action="append", choices=SPLITS,
+                        help="render only this split's scenes; repeatable (default: all)")
+    parser.add_argument("--kind", action="append", choices=KINDS,
+                        help="render only this kind of scene; repeatable (default: both)")
     args = parser.parse_args(argv)
     if shutil.which("blender") is None:
         print("blender is not installed (apt-get install blender)", file=sys.stderr)
         return 2
     try:
-        run(args.out, args.seed, args.scenes, args.jobs, args.chunk)
+        run(args.out, args.seed, args.scenes, args.jobs, args.chunk,
+            splits=frozenset(args.split or SPLITS), kinds=frozenset(args.kind or KINDS))
     except OtherGenerator as error:
         print(error, file=sys.stderr)
         return 2

@@ -91,6 +91,24 @@ def test_a_set_cut_short_goes_on_where_it_stopped_and_the_same_seed_gives_the_sa
             == {line["image"]: line["dice"] for line in first})
 
 
+def test_a_filtered_run_renders_only_its_scenes_and_they_are_those_of_the_whole_set(
+    rendered: Path, tmp_path: Path
+):
+    part = tmp_path / "part"
+    render_scenes.run(part, seed=3, count=2, jobs=1, chunk=1, quality=render_scenes.SMOKE,
+                      kinds=frozenset({"generic"}))
+    lines = [json.loads(line) for line in (part / "labels.jsonl").read_text().splitlines()]
+    whole = {json.loads(line)["image"]: json.loads(line)["dice"]
+             for line in (rendered / "labels.jsonl").read_text().splitlines()}
+    assert {line["scenario"] for line in lines} == {"g00001"}
+    assert all(whole[line["image"]] == line["dice"] for line in lines)
+    manifest = json.loads((part / "manifest.json").read_text())
+    assert manifest["finished_by_split"] == {"test": {"generic": 1}}
+    with pytest.raises(SystemExit) as usage_error:
+        render_scenes.main(["--out", str(part), "--split", "nonsense"])
+    assert usage_error.value.code == 2
+
+
 def test_the_manifest_names_the_generator_version(rendered: Path):
     manifest = json.loads((rendered / "manifest.json").read_text())
     assert manifest["generator_version"] == render_scenes.GENERATOR_VERSION
