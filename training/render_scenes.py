@@ -371,9 +371,9 @@ def run(out: Path, seed: int, count: int, jobs: int, chunk: int,
     scenes = plan(seed, count)
     raw_root = out / "raw"
     raw_root.mkdir(parents=True, exist_ok=True)
+    wanted = [s for s in scenes if s["split"] in splits and s["kind"] in kinds]
     done = finished_ids(out)
-    todo = [s for s in scenes
-            if s["id"] not in done and s["split"] in splits and s["kind"] in kinds]
+    todo = [s for s in wanted if s["id"] not in done]
     running: list[tuple[subprocess.Popen, list[dict]]] = []
     while todo or running:
         while todo and len(running) < jobs:
@@ -398,7 +398,8 @@ def run(out: Path, seed: int, count: int, jobs: int, chunk: int,
             shutil.rmtree(raw_dir)
             done.add(scene["id"])
         write_manifest(out, seed, scenes, done, quality)
-        print(f"{len(done)}/{len(scenes)} scenes finished", flush=True)
+        print(f"{sum(s['id'] in done for s in wanted)}/{len(wanted)} scenes finished",
+              flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,6 +8,7 @@ number of steps from a seed, never a time budget.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import random
 import sys
 import time
@@ -72,6 +73,11 @@ def start(script: str, parser: argparse.ArgumentParser, argv: Sequence[str] | No
     print({k: len(v) for k, v in train_frames.items()}, flush=True)
     generated_scenes = {s.root.name: n for s, n in sets if s.root.name not in REAL_SETS}
     return Run(script, given, args, train_frames, valid_frames, generated_scenes)
+
+
+def sha256(path: Path) -> str:
+    """A file's SHA-256, for a card naming the exact network a run went on from."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def source_weights(sources: Sequence[str], real_share: dict[str, float]

@@ -25,7 +25,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import onnx
 import torch
+from onnx import numpy_helper
 from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
@@ -49,7 +51,11 @@ BOX_SHIFT = 0.12  # the largest box centre error drawn, in box sides
 BOX_SCALE = (0.85, 1.3)  # the box sizes drawn, against the labelled box
 
 
-def conv(cin: int, cout: int) -> nn.Sequential:
+def conv(cin: int, cout: int, *, folded: bool = False) -> nn.Sequential:
+    """A 3x3 conv, batch norm and ReLU; ``folded``: the conv holds the batch norm (as the ONNX
+    export leaves a trained network), for going on from a shipped classifier."""
+    if folded:
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, 1), nn.Identity(), nn.ReLU(inplace=True))
     return nn.Sequential(nn.Conv2d(cin, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout),
                          nn.ReLU(inplace=True))
 
@@ -57,18 +63,46 @@ def conv(cin: int, cout: int) -> nn.Sequential:
 class FaceNet(nn.Module):
     """Three conv blocks down to 5 x 5, then a small dense head: where the pips are matters."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, folded: bool = False) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            conv(3, 16), conv(16, 16), nn.MaxPool2d(2),
-            conv(16, 32), conv(32, 32), nn.MaxPool2d(2),
-            conv(32, 64), conv(64, 64), nn.MaxPool2d(2))
+            conv(3, 16, folded=folded), conv(16, 16, folded=folded), nn.MaxPool2d(2),
+            conv(16, 32, folded=folded), conv(32, 32, folded=folded), nn.MaxPool2d(2),
+            conv(32, 64, folded=folded), conv(64, 64, folded=folded), nn.MaxPool2d(2))
         side = faces.INPUT_PX // 8
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * side * side, 96),
                                   nn.ReLU(inplace=True), nn.Linear(96, faces.CLASS_COUNT))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.features(x))
+
+
+def from_onnx(path: Path) -> FaceNet:
+    """The classifier exported to ``path`` as a FaceNet to train on from there: the export
+    folds each batch norm into its conv, so the net is built folded. Raises ValueError when the
+    file is no FaceNet or the rebuilt net does not answer as the file does."""
+    graph = onnx.load(str(path)).graph
+    values = {init.name: numpy_helper.to_array(init) for init in graph.initializer}
+    net = FaceNet(folded=True)
+    convs = [layer[0] for layer in net.features if isinstance(layer, nn.Sequential)]
+    conv_nodes = [node for node in graph.node if node.op_type == "Conv"]
+    dense = [net.head[2], net.head[4]]
+    dense_nodes = [node for node in graph.node if node.op_type == "Gemm"]
+    if len(conv_nodes) != len(convs) or len(dense_nodes) != len(dense):
+        raise ValueError(f"{path} is not a face classifier of this shape")
+    with torch.no_grad():
+        for layer, node in zip(convs + dense, conv_nodes + dense_nodes, strict=True):
+            layer.weight.copy_(torch.from_numpy(values[node.input[1]].copy()))
+            layer.bias.copy_(torch.from_numpy(values[node.input[2]].copy()))
+    net.eval()
+    probe = np.random.default_rng(0).normal(size=(4, 3, faces.INPUT_PX, faces.INPUT_PX))
+    probe = probe.astype(np.float32)
+    with torch.no_grad():
+        ours = net(torch.from_numpy(probe)).numpy()
+    theirs = faces.FaceClassifier(path).network.forward(probe)
+    if not np.allclose(ours, np.asarray(theirs).reshape(ours.shape), atol=1e-3):
+        raise ValueError(f"the net rebuilt from {path} does not answer as the file does")
+    return net
 
 
 def pair_boxes(frames: list[Frame]) -> list[Die]:
@@ -178,8 +212,15 @@ class Sampler:
                 torch.tensor(labels, dtype=torch.long))
 
 
-def train(net: FaceNet, sampler: Sampler, steps: int, batch: int, lr: float) -> None:
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+def train(net: FaceNet, sampler: Sampler, steps: int, batch: int, lr: float,
+          *, head_only: bool = False) -> None:
+    """``steps`` of AdamW on a warmed-up cosine schedule; ``head_only`` trains the dense head
+    alone (the conv features of a net trained before are kept as they are)."""
+    net.train()
+    if head_only:
+        net.features.requires_grad_(False)
+    opt = torch.optim.AdamW([p for p in net.parameters() if p.requires_grad], lr=lr,
+                            weight_decay=5e-4)
     loss_of = nn.CrossEntropyLoss(label_smoothing=0.05)
     start = time.time()
     for step in range(1, steps + 1):
@@ -238,8 +279,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mine-with", type=Path,
                         help="a folder with an earlier detector and classifier: their mistakes "
                              "on the training frames become not-a-die examples")
+    parser.add_argument("--init-from", type=Path,
+                        help="an exported classifier to go on training from (its card names "
+                             "what it learnt before)")
+    parser.add_argument("--head-only", action="store_true",
+                        help="with --init-from: train the dense head only, keep the features")
     run = runs.start("train_faces.py", parser, argv)
     args = run.args
+    if args.head_only and args.init_from is None:
+        parser.error("--head-only goes on from a trained net: give --init-from")
+    try:
+        net = from_onnx(args.init_from) if args.init_from else FaceNet()
+    except (ValueError, OSError, onnx.checker.ValidationError) as error:
+        parser.error(str(error))
     crops_rng = np.random.default_rng(args.seed)
     sources = {name: dice_of(rows) + background_crops(rows, 2, crops_rng) + pair_boxes(rows)
                + part_boxes(rows, crops_rng)
@@ -248,13 +300,16 @@ def main(argv: list[str] | None = None) -> int:
     counts = {name: {str(label): sum(d.label == label for d in dice)
                      for label in range(faces.CLASS_COUNT)} for name, dice in sources.items()}
     print(counts, flush=True)
-    net = FaceNet()
-    train(net, Sampler(sources, random.Random(args.seed)), args.steps, args.batch, args.lr)
+    train(net, Sampler(sources, random.Random(args.seed)), args.steps, args.batch, args.lr,
+          head_only=args.head_only)
     runs.finish(run, net, export, lambda: {
         "what": "top face of one die: not a die (0), 1..6, or a die nobody could read (7), "
                 f"from a {faces.INPUT_PX} px patch of {faces.PATCH_OF_BOX} x the box's longer side",
         "input_px": faces.INPUT_PX,
         "mined_with": str(args.mine_with) if args.mine_with else None,
+        "init_from": (None if args.init_from is None else
+                      {"model": str(args.init_from), "sha256": runs.sha256(args.init_from),
+                       "head_only": args.head_only}),
         "augmentation": {"box_shift_of_side": BOX_SHIFT, "box_scale": BOX_SCALE,
                          "turn": "any angle (70 %), mirror (50 %)", "camera": "see recolour"},
         "validation_on_label_boxes": validate(args.out, run.valid_frames),
