@@ -27,15 +27,11 @@ from pi_reader.vision import colour, quality
 from pi_reader.vision.finding import found_dice
 from pi_reader.vision.output_files import write_atomically
 from pi_reader.vision.stages import Stages, default_stages
-from pi_reader.vision.types import DIE_COLOURS, WHITE, int_box
+from pi_reader.vision.types import DIE_COLOURS, WHITE, WHITE_DICE, expected_colours, int_box
 
 FORMAT = "pi-reader-calibration"
 VERSION = 2  # 1 was the classical finder's scene model and pip polarities
-EXPECTED_DICE = 6
-# Only the two white dice may show a face clipped white at calibration: they sit near clipping
-# under any good exposure and their dark pips survive it, while a coloured die's clipped face has
-# lost its colour and its light pips (live calibration lowers the exposure until none is).
-WHITE_DICE = 2
+EXPECTED_DICE = len(expected_colours())  # the six Qwixx dice
 # The empty tray is kept on a grid this many cells wide (rows follow the frame's shape): fine
 # enough to see a tray's edge or a new shadow, a few kilobytes in the file.
 TRAY_GRID_COLUMNS = 64
@@ -268,6 +264,10 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None, *,
             f"(gap {naming.gap:.2f} < {MIN_NAMING_GAP}); a die may be washed out by the light; "
             "lower the exposure or move the lamp and calibrate again"
         )
+    # Only the two white dice may show a face clipped white at calibration: they sit near
+    # clipping under any good exposure and their dark pips survive it, while a coloured die's
+    # clipped face has lost its colour and its light pips (live calibration lowers the exposure
+    # until none is).
     if refuse_clipped_faces and (len(washed) > WHITE_DICE or any(n != WHITE for n in washed)):
         raise ClippedFaces(
             f"the lamp clips the top face of {len(washed)} dice white, "

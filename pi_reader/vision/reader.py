@@ -31,14 +31,15 @@ from pi_reader.vision.types import (
     DIE_COLOURS,
     UNKNOWN_COLOUR,
     WHITE,
+    WHITE_DICE,
     DieReading,
     Problem,
     ProblemKind,
     RollReading,
+    expected_colours,
     int_box,
 )
 
-WHITE_DICE = 2
 # A die the classifier calls unreadable whose box is this much larger (square root of its area)
 # than the calibrated die is leaning on something: a die lying flat shows its box within a
 # tenth of the calibrated one (the calibrated side is the median over the tray), one cocked
@@ -100,11 +101,6 @@ def _check_frame(frame: object) -> None:
         or min(frame.shape[:2]) < 16
     ):
         raise ValueError("a frame must be an 8-bit BGR image (height x width x 3), at least 16 px")
-
-
-def expected_colours(removed: frozenset[str]) -> list[str]:
-    """The colours a calibrated roll must show: two whites and every coloured die in play."""
-    return [WHITE] * WHITE_DICE + [c for c in COLOURS if c not in removed]
 
 
 def _read_dice(

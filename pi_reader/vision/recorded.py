@@ -12,6 +12,10 @@ pixels; a reader must decline its value, and a value read on it is a misread eve
 happens to equal ``rendered_value``. A frame with ``"expect_refusal": "why"`` is one no reader
 can be trusted on (for example a scenario clipped white by its lamp): it must be refused.
 
+A roll of a scenario with a calibration frame is an appliance roll: the dice in play (the six
+less ``removed``) are all on the tray, so a frame that labels fewer has one out of view, which no
+one can read either (``LabelledFrame.dice_in_play``).
+
 Loading validates every line and names the file and line of the first mistake, because a silently
 skipped label would make every accuracy figure computed from the set wrong.
 """
@@ -21,11 +25,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pi_reader.vision.types import DIE_COLOURS
+from pi_reader.vision.types import DIE_COLOURS, expected_colours
 
 LABELS_FILE = "labels.jsonl"
 FRAME_KINDS = ("roll", "calibration")
@@ -74,6 +78,8 @@ class LabelledFrame:
     removed: tuple[str, ...] = ()
     extra: Mapping[str, object] = field(default_factory=dict)
     expect_refusal: str | None = None  # why a reader must refuse this frame, or None
+    # How many dice the roll has, in view or not: an appliance roll's dice in play, else None.
+    dice_in_play: int | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +135,9 @@ def load_recorded_set(folder: str | Path) -> RecordedSet:
         frames.append(frame)
     if not frames:
         raise RecordedSetError(f"{labels}: no labelled frames")
+    appliance = {f.scenario for f in frames if f.kind == "calibration" and f.scenario}
+    frames = [replace(f, dice_in_play=len(expected_colours(f.removed)))
+              if f.kind == "roll" and f.scenario in appliance else f for f in frames]
     return RecordedSet(root=root, frames=tuple(frames))
 
 

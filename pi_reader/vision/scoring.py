@@ -20,7 +20,9 @@ refused (the appliance reads nothing then). The two figures that matter at the t
 - *silently wrong rolls*: rolls not refused that are not right (a die wrong, missed or
   invented): the appliance would feed a wrong roll to the game. This must be 0.
 - *refusal rate*: the share of rolls refused among those whose every die is readable: a refusal
-  there is safe but makes the table roll again for nothing.
+  there is safe but makes the table roll again for nothing. An appliance roll with a die in play
+  out of view (fewer labelled dice than ``dice_in_play``) has a die no one can read: the reader
+  rightly reports it missing, and the roll is not counted as readable.
 
 Frames labelled ``expect_refusal`` (no one can read them) count only as refused or not: they are
 left out of every other figure, and one not refused is reported on its own line
@@ -51,6 +53,7 @@ class FrameScore:
     seconds: float
     expect_refusal: str | None = None
     calibration_refused: bool = False
+    dice_in_play: int | None = None  # the roll's dice, in view or not (LabelledFrame's)
 
     @property
     def wrong(self) -> tuple[tuple[LabelledDie, DieReading], ...]:
@@ -82,8 +85,9 @@ class FrameScore:
 
     @property
     def fully_readable(self) -> bool:
-        """A scored roll whose every labelled die has a readable, labelled value."""
-        return self.scored and all(label.value is not None for label in self.labels)
+        """A scored roll whose every die is in view with a readable, labelled value."""
+        in_view = self.dice_in_play is None or len(self.labels) >= self.dice_in_play
+        return self.scored and in_view and all(label.value is not None for label in self.labels)
 
     @property
     def labels(self) -> tuple[LabelledDie, ...]:
@@ -132,6 +136,7 @@ def score_frame(
         seconds=seconds,
         expect_refusal=frame.expect_refusal,
         calibration_refused=calibration_refused,
+        dice_in_play=frame.dice_in_play,
     )
 
 

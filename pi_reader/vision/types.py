@@ -5,7 +5,7 @@ They are frozen so a reading can be passed around, cached and compared without d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -15,9 +15,16 @@ from pi_reader.rules import COLOURS, Roll
 # type for the whole appliance); "unknown" is what the generic (uncalibrated) mode may answer.
 WHITE = "white"
 DIE_COLOURS: tuple[str, ...] = (WHITE, *COLOURS)
+WHITE_DICE = 2  # a Qwixx set's white dice; one die of each other colour
 UNKNOWN_COLOUR = "unknown"
 
 Box = tuple[int, int, int, int]  # x, y, w, h in pixels
+
+
+def expected_colours(removed: Iterable[str] = ()) -> list[str]:
+    """The colours a calibrated roll must show: two whites and every coloured die in play."""
+    out = set(removed)
+    return [WHITE] * WHITE_DICE + [c for c in COLOURS if c not in out]
 
 
 def int_box(box: Sequence[float]) -> Box:

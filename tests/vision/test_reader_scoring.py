@@ -165,6 +165,22 @@ def test_a_refused_calibration_refuses_its_rolls():
     assert score.refused and not score.silently_wrong
 
 
+def test_an_appliance_roll_with_a_die_out_of_view_is_not_a_readable_roll():
+    five = (label("white", 3, 0, 0), label("white", 1, 100, 0), label("red", 2, 200, 0),
+            label("yellow", 4, 300, 0), label("green", 5, 400, 0))
+    out_of_view = LabelledFrame(image="f.jpg", path=None, kind="roll", dice=five,  # type: ignore[arg-type]
+                                dice_in_play=6)
+    missing = RollReading(dice=tuple(die(d.colour, d.value, *d.box[:2]) for d in five),
+                          problems=(Problem(ProblemKind.MISSING_DIE, "1 blue die missing"),))
+    score = score_frame(out_of_view, missing, 0.0)
+    assert score.refused and not score.silently_wrong and not score.fully_readable
+    s = Report(frames=[score]).summary()
+    assert (s["fully_readable_rolls"], s["refusal_rate"], s["silently_wrong_rolls"]) == (0, None, 0)
+    all_in_view = score_frame(LabelledFrame(image="g.jpg", path=None, kind="roll",  # type: ignore[arg-type]
+                                            dice=five, dice_in_play=5), missing, 0.0)
+    assert all_in_view.fully_readable
+
+
 def refusal_frame(*dice):
     return LabelledFrame(
         image="bright.jpg",

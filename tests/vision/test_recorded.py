@@ -148,6 +148,14 @@ def test_a_malformed_line_is_refused_naming_the_line(tmp_path, line, message):
     assert "labels.jsonl:2" in str(error.value)
 
 
+def test_an_appliance_roll_knows_its_dice_in_play_and_other_rolls_do_not(tmp_path):
+    lines = [dict(GOOD, image="s1/calibration.jpg", kind="calibration", scenario="s1"),
+             dict(GOOD, image="s1/roll.jpg", scenario="s1", removed=["red", "blue"]),
+             dict(GOOD, image="s2/roll.jpg", scenario="s2"), dict(GOOD, image="loose.jpg")]
+    frames = load_recorded_set(write(tmp_path, *map(json.dumps, lines))).frames
+    assert [f.dice_in_play for f in frames] == [None, 4, None, None]
+
+
 def test_a_frame_labelled_twice_is_refused(tmp_path):
     with pytest.raises(RecordedSetError, match="labelled twice"):
         load_recorded_set(write(tmp_path, json.dumps(GOOD), json.dumps(GOOD)))
