@@ -308,6 +308,9 @@ class Scene:
         self.rng = random.Random(spec["seed"])
         self.width, self.height = width, height
         self.conditions: dict = {"kind": self.kind, "seed": spec["seed"]}
+        # A set may lean a die in more throws than the version's share (render_scenes.py
+        # --leaning-throws): cocked faces for the classifier to learn from.
+        self.leaning_throws = float(spec.get("leaning_throws", LEANING_THROWS))
         bpy.ops.wm.read_factory_settings(use_empty=True)
         scene = bpy.context.scene
         scene.render.engine = "CYCLES"
@@ -594,14 +597,15 @@ class Scene:
 
     def throw(self, dice: list[dict], hidden: list[dict]) -> None:
         """Drop the dice (and distractors) into the tray and let Bullet settle them; in
-        LEANING_THROWS of the throws two of them start as one die cocked against another."""
+        ``leaning_throws`` of the throws (LEANING_THROWS unless the set says otherwise) two of
+        them start as one die cocked against another."""
         rng = self.rng
         scene = self.scene
         scene.frame_set(1)
         hx, hy = self._drop_zone()
         spread = rng.choice([0.3, 0.6, 1.0, 1.0])  # small spreads make heaps
         cx, cy = rng.uniform(-hx, hx) * (1 - spread), rng.uniform(-hy, hy) * (1 - spread)
-        leaning = (self._leaning_pair(dice) if len(dice) >= 2 and rng.random() < LEANING_THROWS
+        leaning = (self._leaning_pair(dice) if len(dice) >= 2 and rng.random() < self.leaning_throws
                    else {})
         for die in dice:
             die["obj"].rigid_body.friction = die["friction"]

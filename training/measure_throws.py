@@ -1,11 +1,13 @@
 """How often the generator's throws end with a die cocked (leaning over MAX_LEAN_DEG), measured
 with the rigid-body simulation only, nothing rendered (a few seconds a throw):
 
-    blender -b --factory-startup -P training/measure_throws.py -- [SCENES [THROWS [SEED]]]
+    blender -b --factory-startup -P training/measure_throws.py -- \
+        [SCENES [THROWS [SEED [LEANING]]]]
 
 It builds SCENES appliance scenes (default 6) from seeds SEED, SEED + 1, ... (default 1000),
-throws the six dice THROWS times (default 6) in each, and prints how many throws left a die
-cocked and the leans. Run inside Blender, like ``blender_scene.py``.
+throws the six dice THROWS times (default 6) in each, with LEANING of the throws starting with a
+die leaning (default the generator's own share), and prints how many throws left a die cocked
+and the leans. Run inside Blender, like ``blender_scene.py``.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ from cocked import MAX_LEAN_DEG
 def main() -> None:
     given = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
     scenes, throws, seed = _options(given)
+    leaning = float(given[3]) if len(given) > 3 else blender_scene.LEANING_THROWS
     cocked_throws, leans = 0, []
     for index in range(scenes):
         spec = {"id": f"a{index:05d}", "seed": seed + index, "kind": "appliance",
-                "rolls": throws, "index": index}
+                "rolls": throws, "index": index, "leaning_throws": leaning}
         scene = blender_scene.Scene(spec, 160, 120, 1)
         for _ in range(throws):
             scene.throw(scene.dice, [])

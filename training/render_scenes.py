@@ -308,7 +308,7 @@ def blender_job(scenes: list[dict], raw_root: Path, quality: Quality) -> subproc
 
 
 def write_manifest(out: Path, seed: int, scenes: list[dict], done: set[str],
-                   quality: Quality) -> None:
+                   quality: Quality, leaning_throws: float | None = None) -> None:
     counts: dict[str, dict[str, int]] = {}
     for scene in scenes:
         if scene["id"] in done:
@@ -318,7 +318,9 @@ def write_manifest(out: Path, seed: int, scenes: list[dict], done: set[str],
         "generator": "training/render_scenes.py + training/blender_scene.py",
         "generator_version": GENERATOR_VERSION,
         "command": f"python training/render_scenes.py --out {out} --seed {seed} "
-                   f"--scenes {len(scenes)}",
+                   f"--scenes {len(scenes)}"
+                   + ("" if leaning_throws is None else f" --leaning-throws {leaning_throws}"),
+        "leaning_throws": leaning_throws,
         "seed": seed, "scenes_planned": len(scenes), "scenes_finished": len(done),
         "finished_by_split": counts,
         "frame_size": {"appliance": quality.appliance_size, "generic": quality.generic_size},
@@ -351,24 +353,34 @@ class OtherGenerator(RuntimeError):
     """The set was begun by another generator version: resuming it would mix two kinds."""
 
 
-def check_version(out: Path) -> None:
+def check_version(out: Path, leaning_throws: float | None = None) -> None:
     """Raise OtherGenerator when ``out`` holds scenes of another generator version (a set
-    without the field was made by version 1)."""
+    without the field was made by version 1) or with another share of leaning throws."""
     manifest = out / "manifest.json"
     if not manifest.is_file():
         return
-    version = json.loads(manifest.read_text()).get("generator_version", 1)
+    made = json.loads(manifest.read_text())
+    version = made.get("generator_version", 1)
     if version != GENERATOR_VERSION:
         raise OtherGenerator(f"{out} was rendered by generator version {version}, this is "
                              f"version {GENERATOR_VERSION}: render into a new folder")
+    if made.get("leaning_throws") != leaning_throws:
+        raise OtherGenerator(f"{out} was rendered with leaning throws "
+                             f"{made.get('leaning_throws') or 'as the version leans them'}, "
+                             f"not {leaning_throws or 'as the version leans them'}: render into "
+                             "a new folder")
 
 
 def run(out: Path, seed: int, count: int, jobs: int, chunk: int,
         quality: Quality = Quality(), splits: frozenset[str] = frozenset(SPLITS),
-        kinds: frozenset[str] = frozenset(KINDS)) -> None:
-    """Render the planned scenes of ``splits`` and ``kinds`` not yet finished in ``out``."""
-    check_version(out)
+        kinds: frozenset[str] = frozenset(KINDS), leaning_throws: float | None = None) -> None:
+    """Render the planned scenes of ``splits`` and ``kinds`` not yet finished in ``out``;
+    ``leaning_throws``: the share of throws that start with a die leaning (None: the
+    version's own, ``blender_scene.LEANING_THROWS``)."""
+    check_version(out, leaning_throws)
     scenes = plan(seed, count)
+    if leaning_throws is not None:
+        scenes = [s | {"leaning_throws": leaning_throws} for s in scenes]
     raw_root = out / "raw"
     raw_root.mkdir(parents=True, exist_ok=True)
     wanted = [s for s in scenes if s["split"] in splits and s["kind"] in kinds]
@@ -397,7 +409,7 @@ def run(out: Path, seed: int, count: int, jobs: int, chunk: int,
             append_scene(out, lines, geometry)
             shutil.rmtree(raw_dir)
             done.add(scene["id"])
-        write_manifest(out, seed, scenes, done, quality)
+        write_manifest(out, seed, scenes, done, quality, leaning_throws)
         print(f"{sum(s['id'] in done for s in wanted)}/{len(wanted)} scenes finished",
               flush=True)
 
@@ -414,13 +426,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="render only this split's scenes; repeatable (default: all)")
     parser.add_argument("--kind", action="append", choices=KINDS,
                         help="render only this kind of scene; repeatable (default: both)")
+    parser.add_argument("--leaning-throws", type=float,
+                        help="the share of throws that start with a die leaning on another "
+                             "(default: the version's, 0.4): a set rich in cocked dice")
     args = parser.parse_args(argv)
+    if args.leaning_throws is not None and not 0.0 <= args.leaning_throws <= 1.0:
+        parser.error("--leaning-throws is a share of the throws, from 0 to 1")
     if shutil.which("blender") is None:
         print("blender is not installed (apt-get install blender)", file=sys.stderr)
         return 2
     try:
         run(args.out, args.seed, args.scenes, args.jobs, args.chunk,
-            splits=frozenset(args.split or SPLITS), kinds=frozenset(args.kind or KINDS))
+            splits=frozenset(args.split or SPLITS), kinds=frozenset(args.kind or KINDS),
+            leaning_throws=args.leaning_throws)
     except OtherGenerator as error:
         print(error, file=sys.stderr)
         return 2

@@ -109,6 +109,23 @@ def test_a_filtered_run_renders_only_its_scenes_and_they_are_those_of_the_whole_
     assert usage_error.value.code == 2
 
 
+def test_a_set_rich_in_cocked_dice_says_so_and_is_never_mixed_with_another_share(
+    rendered: Path, tmp_path: Path
+):
+    default = json.loads((rendered / "manifest.json").read_text())
+    assert default["leaning_throws"] is None and "--leaning" not in default["command"]
+    rich = tmp_path / "rich"
+    render_scenes.run(rich, seed=3, count=1, jobs=1, chunk=1, quality=render_scenes.SMOKE,
+                      leaning_throws=1.0)
+    manifest = json.loads((rich / "manifest.json").read_text())
+    assert manifest["leaning_throws"] == 1.0 and "--leaning-throws 1.0" in manifest["command"]
+    with pytest.raises(render_scenes.OtherGenerator, match="leaning throws"):
+        render_scenes.run(rich, seed=3, count=2, jobs=1, chunk=1, quality=render_scenes.SMOKE)
+    with pytest.raises(SystemExit) as usage_error:
+        render_scenes.main(["--out", str(rich), "--leaning-throws", "1.5"])
+    assert usage_error.value.code == 2
+
+
 def test_the_manifest_names_the_generator_version(rendered: Path):
     manifest = json.loads((rendered / "manifest.json").read_text())
     assert manifest["generator_version"] == render_scenes.GENERATOR_VERSION
