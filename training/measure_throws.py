@@ -23,8 +23,7 @@ from cocked import MAX_LEAN_DEG
 
 def main() -> None:
     given = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-    scenes, throws, seed = _options(given)
-    leaning = float(given[3]) if len(given) > 3 else blender_scene.LEANING_THROWS
+    scenes, throws, seed, leaning = _options(given)
     cocked_throws, leans = 0, []
     for index in range(scenes):
         spec = {"id": f"a{index:05d}", "seed": seed + index, "kind": "appliance",
@@ -40,10 +39,11 @@ def main() -> None:
           f"leans {sorted(round(lean) for lean in leans)}")
 
 
-def _options(given: list[str]) -> tuple[int, int, int]:
+def _options(given: list[str]) -> tuple[int, int, int, float]:
     defaults = [6, 6, 1000]
     values = [int(v) for v in given[:3]] + defaults[len(given[:3]):]
-    return values[0], values[1], values[2]
+    leaning = float(given[3]) if len(given) > 3 else blender_scene.LEANING_THROWS
+    return values[0], values[1], values[2], leaning
 
 
 if __name__ == "__main__":

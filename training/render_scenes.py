@@ -366,9 +366,12 @@ def check_version(out: Path, leaning_throws: float | None = None) -> None:
                              f"version {GENERATOR_VERSION}: render into a new folder")
     if made.get("leaning_throws") != leaning_throws:
         raise OtherGenerator(f"{out} was rendered with leaning throws "
-                             f"{made.get('leaning_throws') or 'as the version leans them'}, "
-                             f"not {leaning_throws or 'as the version leans them'}: render into "
-                             "a new folder")
+                             f"{_leaning(made.get('leaning_throws'))}, not "
+                             f"{_leaning(leaning_throws)}: render into a new folder")
+
+
+def _leaning(share: float | None) -> str:
+    return "as the version leans them" if share is None else f"{share}"
 
 
 def run(out: Path, seed: int, count: int, jobs: int, chunk: int,

@@ -23,8 +23,8 @@ Box = tuple[int, int, int, int]  # x, y, w, h in pixels
 
 def expected_colours(removed: Iterable[str] = ()) -> list[str]:
     """The colours a calibrated roll must show: two whites and every coloured die in play."""
-    out = set(removed)
-    return [WHITE] * WHITE_DICE + [c for c in COLOURS if c not in out]
+    gone = set(removed)
+    return [WHITE] * WHITE_DICE + [c for c in COLOURS if c not in gone]
 
 
 def int_box(box: Sequence[float]) -> Box:

@@ -121,6 +121,8 @@ def test_a_set_rich_in_cocked_dice_says_so_and_is_never_mixed_with_another_share
     assert manifest["leaning_throws"] == 1.0 and "--leaning-throws 1.0" in manifest["command"]
     with pytest.raises(render_scenes.OtherGenerator, match="leaning throws"):
         render_scenes.run(rich, seed=3, count=2, jobs=1, chunk=1, quality=render_scenes.SMOKE)
+    with pytest.raises(render_scenes.OtherGenerator, match=r"throws 1\.0, not 0\.0"):
+        render_scenes.check_version(rich, 0.0)
     with pytest.raises(SystemExit) as usage_error:
         render_scenes.main(["--out", str(rich), "--leaning-throws", "1.5"])
     assert usage_error.value.code == 2
