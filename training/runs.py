@@ -1,14 +1,15 @@
-"""What both training scripts do round their network: one command line, the seeds, the frames of
+"""What every training script does round its network: one command line, the seeds, the frames of
 each split, how often each source is drawn, and the model written with its card.
 
-Kept in one place so that the detector and the face classifier are rebuilt the same way: a fixed
-number of steps from a seed, never a time budget.
+Kept in one place so that the detector, the face classifier and the lean gauge are rebuilt the
+same way: a fixed number of steps from a seed on one schedule, never a time budget.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import math
 import random
 import sys
 import time
@@ -73,6 +74,32 @@ def start(script: str, parser: argparse.ArgumentParser, argv: Sequence[str] | No
     print({k: len(v) for k, v in train_frames.items()}, flush=True)
     generated_scenes = {s.root.name: n for s, n in sets if s.root.name not in REAL_SETS}
     return Run(script, given, args, train_frames, valid_frames, generated_scenes)
+
+
+# The learning rate climbs from zero over the first WARM_STEPS (a freshly drawn network's first
+# gradients are large) and then falls along half a cosine to zero at the last step.
+WARM_STEPS = 300
+# Steps between two lines of progress.
+SHOW_EVERY = 200
+
+
+def optimise(opt: torch.optim.Optimizer, lr: float, steps: int,
+             step_loss: Callable[[], tuple[torch.Tensor, dict[str, torch.Tensor]]]) -> None:
+    """``steps`` of ``opt`` peaking at ``lr`` on the warmed-up cosine schedule every network
+    here is trained on. ``step_loss`` draws a batch and returns its loss and the parts of it to
+    show every SHOW_EVERY steps."""
+    start = time.time()
+    for step in range(1, steps + 1):
+        for group in opt.param_groups:
+            group["lr"] = (lr * min(1.0, step / WARM_STEPS)
+                           * 0.5 * (1 + math.cos(math.pi * step / steps)))
+        loss, shown = step_loss()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if step % SHOW_EVERY == 0:
+            parts = " ".join(f"{name} {value.item():.4f}" for name, value in shown.items())
+            print(f"step {step}/{steps} {time.time() - start:.0f}s {parts}", flush=True)
 
 
 def sha256(path: Path) -> str:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 import random
 import sys
-import time
 from pathlib import Path
 
 import cv2
@@ -189,11 +188,8 @@ class Sampler:
 
 def train(net: CentreNet, sampler: Sampler, steps: int, batch: int, lr: float) -> None:
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    start = time.time()
-    for step in range(1, steps + 1):
-        for group in opt.param_groups:
-            warm = min(1.0, step / 300)
-            group["lr"] = lr * warm * 0.5 * (1 + math.cos(math.pi * step / steps))
+
+    def step_loss() -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         x, heat, size, offset, mask = sampler.batch(batch)
         out = net(x)
         heat_loss = focal_loss(out[:, 0], heat)
@@ -201,12 +197,9 @@ def train(net: CentreNet, sampler: Sampler, steps: int, batch: int, lr: float) -
         size_loss = (torch.abs(out[:, 1:3] - size) * mask[:, None]).sum() / cells
         offset_loss = (torch.abs(out[:, 3:5] - offset) * mask[:, None]).sum() / cells
         loss = heat_loss + 0.5 * size_loss + offset_loss
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        if step % 200 == 0:
-            print(f"step {step}/{steps} {time.time() - start:.0f}s heat {heat_loss.item():.3f} "
-                  f"size {size_loss.item():.3f} offset {offset_loss.item():.3f}", flush=True)
+        return loss, {"heat": heat_loss, "size": size_loss, "offset": offset_loss}
+
+    runs.optimise(opt, lr, steps, step_loss)
 
 
 def export(net: CentreNet, out: Path) -> None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 import random
 import sys
-import time
 from pathlib import Path
 
 import cv2
@@ -223,18 +222,13 @@ def train(net: FaceNet, sampler: Sampler, steps: int, batch: int, lr: float,
     opt = torch.optim.AdamW([p for p in net.parameters() if p.requires_grad], lr=lr,
                             weight_decay=5e-4)
     loss_of = nn.CrossEntropyLoss(label_smoothing=0.05)
-    start = time.time()
-    for step in range(1, steps + 1):
-        for group in opt.param_groups:
-            group["lr"] = lr * min(1.0, step / 300) * 0.5 * (1 + math.cos(math.pi * step / steps))
+
+    def step_loss() -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         x, y = sampler.batch(batch)
         loss = loss_of(net(x), y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        if step % 200 == 0:
-            print(f"step {step}/{steps} {time.time() - start:.0f}s loss {loss.item():.3f}",
-                  flush=True)
+        return loss, {"loss": loss}
+
+    runs.optimise(opt, lr, steps, step_loss)
 
 
 def export(net: FaceNet, out: Path) -> None:
