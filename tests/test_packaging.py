@@ -19,7 +19,7 @@ import pytest
 from pi_reader.vision import weights
 
 REPO = Path(__file__).resolve().parents[1]
-WEIGHTS = ("dice-detector.onnx", "face-classifier.onnx")
+WEIGHTS = ("dice-detector.onnx", "face-classifier.onnx", "lean-gauge.onnx")
 
 
 def listed_packages() -> set[str]:

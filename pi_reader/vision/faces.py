@@ -124,16 +124,22 @@ def _reading(per_view: np.ndarray) -> FaceReading:
 
 def face_patch(frame_bgr: np.ndarray, box: Box) -> np.ndarray:
     """The INPUT_PX square patch the classifier reads for ``box``: PATCH_OF_BOX times the box's
-    longer side, centred on the box, the frame's edge repeated where the patch leaves it."""
+    longer side, centred on the box (see :func:`square_patch`)."""
+    side = max(2, round(PATCH_OF_BOX * max(box[2], box[3], 1.0)))
+    return square_patch(frame_bgr, box, side, INPUT_PX)
+
+
+def square_patch(frame_bgr: np.ndarray, box: Box, side: int, out_px: int) -> np.ndarray:
+    """The square of ``side`` frame pixels centred on ``box`` (its corner rounded to a whole
+    pixel), scaled to ``out_px``, the frame's edge repeated where the square leaves it."""
     x, y, w, h = box
-    side = max(2, round(PATCH_OF_BOX * max(w, h, 1.0)))
     left, top = round(x + w / 2.0 - side / 2.0), round(y + h / 2.0 - side / 2.0)
     # Area averaging when shrinking keeps a large die's pips instead of aliasing them away; a
-    # patch over twice INPUT_PX is first averaged by whole blocks, which is the same average
+    # square over twice out_px is first averaged by whole blocks, which is the same average
     # five times cheaper (a 2736 px photo's patches are 400 px).
-    crop = blocks_averaged(_square(frame_bgr, left, top, side), side // (2 * INPUT_PX))
-    shrink = cv2.INTER_AREA if crop.shape[0] > INPUT_PX else cv2.INTER_LINEAR
-    return cv2.resize(crop, (INPUT_PX, INPUT_PX), interpolation=shrink)
+    crop = blocks_averaged(_square(frame_bgr, left, top, side), side // (2 * out_px))
+    shrink = cv2.INTER_AREA if crop.shape[0] > out_px else cv2.INTER_LINEAR
+    return cv2.resize(crop, (out_px, out_px), interpolation=shrink)
 
 
 def _square(frame_bgr: np.ndarray, left: int, top: int, side: int) -> np.ndarray:

@@ -26,7 +26,8 @@ import onnxruntime
 
 CHECKOUT_MODELS = Path(__file__).resolve().parents[2] / "models"
 # Every weights file the reader ships, and what it is called in messages.
-SHIPPED = {"dice-detector.onnx": "dice detector", "face-classifier.onnx": "face classifier"}
+SHIPPED = {"dice-detector.onnx": "dice detector", "face-classifier.onnx": "face classifier",
+           "lean-gauge.onnx": "lean gauge"}
 
 
 class WeightsMissing(FileNotFoundError):

@@ -1,0 +1,88 @@
+"""Whether a die lies flat: a small network that outlines its top face and gauges its lean.
+
+A die leaning on a neighbour or the tray's wall shows a top face the face classifier reads as
+surely as a flat one (it took a value for all 16 cocked dice of the calibrated validation
+scenes, docs/reader.md), yet the rules reroll it. What gives the lean away is the top face's
+shape: a flat die's top face faces an overhead camera square, a die leaning by ``a`` shows it
+foreshortened to ``cos a`` across the lean, with a side face beside it. The network is trained
+on every generated die (``training/train_lean.py``), flat or not, to put the four corners of
+its top face and to say how far it leans; so it learns the top face's outline from thousands of
+dice rather than the look of a few hundred cocked ones.
+
+Shipped as ``models/lean-gauge.onnx`` beside its model card.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from pi_reader.vision import weights
+from pi_reader.vision.faces import Box, network_input, square_patch
+
+MODEL_FILE = "lean-gauge.onnx"
+INPUT_PX = 64
+# The patch is this many times the box's longer side: a cocked die's box holds its top and side
+# faces, and a box a sixth of a die off (the detector's 95th percentile) still holds them both.
+PATCH_OF_BOX = 1.5
+OUTPUTS = 9  # the top face's four corners (x, y in patch sides from its centre), sin(lean)
+
+
+@dataclass(frozen=True)
+class Lean:
+    """A die's top face as the gauge sees it."""
+
+    corners: tuple[tuple[float, float], ...]  # the top face's corners in frame pixels, in turn
+    lean_deg: float  # how far the die leans from flat, as the network gauges it
+
+    @property
+    def squareness(self) -> float:
+        """The top face's shorter extent over its longer one (means of opposite sides): 1 for a
+        face seen square on, ``cos a`` for one leaning by ``a``."""
+        points = np.array(self.corners)
+        sides = np.linalg.norm(points - np.roll(points, -1, axis=0), axis=1)
+        across = (sides[0] + sides[2]) / 2.0, (sides[1] + sides[3]) / 2.0
+        return float(min(across) / max(max(across), 1e-6))
+
+
+class LeanGauge:
+    """The shipped gauge (or the ONNX file at ``path``)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.network = weights.Network(path or weights.shipped(MODEL_FILE),
+                                       weights.SHIPPED[MODEL_FILE])
+
+    def gauge(self, frame_bgr: np.ndarray, boxes: list[Box]) -> list[Lean]:
+        """The top face of the die in each box, all in one pass."""
+        if not boxes:
+            return []
+        patches = [lean_patch(frame_bgr, box) for box in boxes]
+        out = np.asarray(self.network.forward(network_input(patches)), np.float64)
+        return [_lean(row, box) for row, box in zip(out.reshape(len(boxes), OUTPUTS), boxes,
+                                                     strict=True)]
+
+
+def _lean(row: np.ndarray, box: Box) -> Lean:
+    """A gauge's output for one patch, its corners put back into the frame."""
+    cx, cy, side = patch_square(box)
+    corners = tuple((cx + float(u) * side, cy + float(v) * side)
+                    for u, v in row[:8].reshape(4, 2))
+    lean = math.degrees(math.asin(float(np.clip(row[8], 0.0, 1.0))))
+    return Lean(corners, lean)
+
+
+def patch_square(box: Box) -> tuple[float, float, int]:
+    """The square the gauge looks at for ``box``: its centre and side in frame pixels, its
+    corner on a whole pixel as :func:`faces.square_patch` cuts it."""
+    x, y, w, h = box
+    side = max(2, round(PATCH_OF_BOX * max(w, h, 1.0)))
+    left, top = round(x + w / 2.0 - side / 2.0), round(y + h / 2.0 - side / 2.0)
+    return left + side / 2.0, top + side / 2.0, side
+
+
+def lean_patch(frame_bgr: np.ndarray, box: Box) -> np.ndarray:
+    """The INPUT_PX square patch the gauge reads for ``box`` (see :func:`patch_square`)."""
+    return square_patch(frame_bgr, box, patch_square(box)[2], INPUT_PX)

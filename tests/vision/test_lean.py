@@ -1,0 +1,64 @@
+"""The lean gauge: the top face's squareness, the patch it cuts, and what the shipped network
+answers for flat dice and for a die made to lean."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from pi_reader.vision import lean
+from pi_reader.vision.images import load_frame
+from pi_reader.vision.lean import Lean, LeanGauge
+from pi_reader.vision.reader import COCKED_LEAN_DEG
+
+from .reader_frames import labelled
+
+
+def test_a_face_seen_square_on_is_square():
+    face = Lean(((10.0, 10.0), (60.0, 10.0), (60.0, 60.0), (10.0, 60.0)), 0.0)
+    assert face.squareness == pytest.approx(1.0)
+
+
+def test_a_face_leaning_30_degrees_is_foreshortened_to_its_cosine_whichever_way_it_is_turned():
+    across = 50.0 * math.cos(math.radians(30))
+    turn = np.array([[math.cos(0.6), -math.sin(0.6)], [math.sin(0.6), math.cos(0.6)]])
+    corners = np.array([(0.0, 0.0), (50.0, 0.0), (50.0, across), (0.0, across)]) @ turn.T
+    face = Lean(tuple((float(x), float(y)) for x, y in corners), 30.0)
+    assert face.squareness == pytest.approx(math.cos(math.radians(30)))
+
+
+@pytest.mark.parametrize("box", [(10.0, 20.0, 40.0, 30.0), (10.3, 20.6, 41.0, 41.0),
+                                 (-5.0, -5.0, 12.0, 12.0)])
+def test_the_patch_is_centred_on_the_box_and_a_patch_of_box_times_its_longer_side(box):
+    cx, cy, side = lean.patch_square(box)
+    assert side == round(lean.PATCH_OF_BOX * max(box[2], box[3]))
+    assert abs(cx - (box[0] + box[2] / 2)) <= 0.5 and abs(cy - (box[1] + box[3] / 2)) <= 0.5
+    patch = lean.lean_patch(np.zeros((100, 100, 3), np.uint8), box)
+    assert patch.shape == (lean.INPUT_PX, lean.INPUT_PX, 3)
+
+
+def test_no_boxes_need_no_network():
+    class Unasked(LeanGauge):
+        def __init__(self) -> None:
+            pass  # no network: asking it would fail
+
+    assert Unasked().gauge(np.zeros((50, 50, 3), np.uint8), []) == []
+
+
+@pytest.fixture(scope="module")
+def gauge() -> LeanGauge:
+    return LeanGauge()
+
+
+def test_the_shipped_gauge_sees_the_dice_of_a_rendered_roll_lie_flat(datasets_dir, gauge):
+    frame = labelled(datasets_dir, "qwixx-rendered", "s00/roll_001.jpg")
+    leans = gauge.gauge(load_frame(frame.path), [d.box for d in frame.dice])
+    assert len(leans) == len(frame.dice)
+    assert all(g.lean_deg < COCKED_LEAN_DEG for g in leans)
+    # and it puts each top face inside its die's box
+    for g, die in zip(leans, frame.dice, strict=True):
+        x, y, w, h = die.box
+        centre = np.mean(g.corners, axis=0)
+        assert x <= centre[0] <= x + w and y <= centre[1] <= y + h

@@ -1,0 +1,259 @@
+"""Train the lean gauge (``pi_reader.vision.lean``) and export it to ONNX with its model card.
+
+    python training/train_lean.py --datasets ../shared/datasets --generated /work/renders/dr2 \
+        --generated /work/renders/dr3 --steps 4000 --seed 1 --out models/lean-gauge.onnx
+
+A fixed number of steps from a seed. Data: every die of the generated scenes' training split,
+with the four corners of its top face and its lean as the renderer put them
+(``geometry.jsonl``); the real photos carry no such geometry, so their validation splits only
+show how often the gauge calls a flat real die leaning. Each draw turns the die any way, moves
+and resizes its box as the detector's boxes are, and recolours it as another camera would;
+cocked dice are drawn for a share of each batch, since a tray rarely leaves one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
+
+from pi_reader.vision import faces, lean
+from training import runs
+from training.cocked import MAX_LEAN_DEG
+from training.data import REAL_SETS, Frame, load_frames, open_set, scene_limits
+from training.train_detector import recolour
+from training.train_faces import BOX_SCALE, BOX_SHIFT, conv
+
+CROP_OF_BOX = 3.0  # a training crop's side in boxes: room for any turn, shift and scale drawn
+BOX_IN_CROP = 64.0  # the box's longer side in crop pixels
+CROP_PX = round(CROP_OF_BOX * BOX_IN_CROP)
+COCKED_SHARE = 0.25  # of each batch, drawn from the cocked dice
+LEAN_WEIGHT = 4.0  # the lean's loss against the corners' (both in patch sides)
+
+
+@dataclass(frozen=True)
+class GaugedDie:
+    """One die's crop (its box centred, BOX_IN_CROP on its longer side) and its top face."""
+
+    image: str
+    crop: np.ndarray
+    aspect: float  # the box's width / height
+    corners: np.ndarray  # (4, 2) top face corners in crop pixels
+    lean_deg: float
+
+
+class LeanNet(nn.Module):
+    """Four conv blocks down to 4 x 4, then a dense head: where the corners are matters."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            conv(3, 16), nn.MaxPool2d(2), conv(16, 32), nn.MaxPool2d(2),
+            conv(32, 48), nn.MaxPool2d(2), conv(48, 64), nn.MaxPool2d(2))
+        side = lean.INPUT_PX // 16
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(64 * side * side, 128),
+                                  nn.ReLU(inplace=True), nn.Linear(128, lean.OUTPUTS))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.head(self.features(x))
+
+
+def geometry(root: Path) -> dict[str, list[dict[str, Any]]]:
+    """Each generated frame's dice as the renderer placed them, in label order."""
+    rows = (json.loads(line) for line in (root / "geometry.jsonl").read_text().splitlines()
+            if line.strip())
+    return {row["image"]: row["dice"] for row in rows}
+
+
+def gauged_dice(frames: list[Frame], placed: dict[str, list[dict[str, Any]]]) -> list[GaugedDie]:
+    """Every die of the frames whose top face lies wholly inside its frame, as a crop."""
+    out = []
+    for frame in frames:
+        image = frame.decode()
+        height, width = image.shape[:2]
+        for box, die in zip(frame.boxes, placed[frame.image], strict=True):
+            corners = np.array(die["top_face"], np.float64) * frame.scale
+            inside = ((corners >= 0) & (corners < [width, height])).all()
+            if min(box[2], box[3]) < 8 or not inside:
+                continue
+            x, y, w, h = (float(v) for v in box)
+            scale = BOX_IN_CROP / max(w, h)
+            matrix = np.array([[scale, 0, CROP_PX / 2 - (x + w / 2) * scale],
+                               [0, scale, CROP_PX / 2 - (y + h / 2) * scale]])
+            crop = cv2.warpAffine(image, matrix, (CROP_PX, CROP_PX),
+                                  flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE)
+            out.append(GaugedDie(frame.image, crop, w / max(h, 1e-3),
+                                 corners @ matrix[:, :2].T + matrix[:, 2], float(die["lean_deg"])))
+    return out
+
+
+def draw(die: GaugedDie, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
+    """One training patch of ``die`` and its target: turned, mirrored, its box moved and
+    resized, recoloured."""
+    centre = CROP_PX / 2.0
+    turn = cv2.getRotationMatrix2D((centre, centre), rng.uniform(0, 360), 1.0)
+    if rng.random() < 0.5:
+        turn = turn @ np.array([[-1.0, 0, CROP_PX], [0, 1, 0], [0, 0, 1]])
+    crop = cv2.warpAffine(die.crop, turn, (CROP_PX, CROP_PX), borderMode=cv2.BORDER_REPLICATE)
+    corners = die.corners @ turn[:, :2].T + turn[:, 2]
+    side = BOX_IN_CROP
+    w, h = (side, side / die.aspect) if die.aspect >= 1 else (side * die.aspect, side)
+    scale = rng.uniform(*BOX_SCALE)
+    w *= scale * math.exp(rng.uniform(-0.1, 0.1))
+    h *= scale * math.exp(rng.uniform(-0.1, 0.1))
+    cx = centre + rng.uniform(-BOX_SHIFT, BOX_SHIFT) * side
+    cy = centre + rng.uniform(-BOX_SHIFT, BOX_SHIFT) * side
+    box = (cx - w / 2, cy - h / 2, w, h)
+    return recolour(lean.lean_patch(crop, box), rng), target(corners, die.lean_deg, box)
+
+
+def target(corners: np.ndarray, lean_deg: float, box: faces.Box) -> np.ndarray:
+    """What the gauge should answer for ``box``: corners in patch sides from the patch's centre,
+    then the sine of the lean."""
+    cx, cy, side = lean.patch_square(box)
+    placed = (corners - [cx, cy]) / side
+    return np.append(placed.reshape(-1), math.sin(math.radians(lean_deg))).astype(np.float32)
+
+
+# The top face's corners may be given from any corner, either way round.
+ORDERS = [[(start + step * k) % 4 for k in range(4)] for start in range(4) for step in (1, -1)]
+
+
+def loss_of(out: torch.Tensor, want: torch.Tensor) -> torch.Tensor:
+    """Corner error under the best order of the wanted corners, plus the lean's error."""
+    got = out[:, :8].reshape(-1, 4, 2)
+    corners = want[:, :8].reshape(-1, 4, 2)
+    per_order = torch.stack([nn.functional.smooth_l1_loss(got, corners[:, order], beta=0.02,
+                                                          reduction="none").sum(dim=(1, 2))
+                             for order in ORDERS], dim=1)
+    corner_loss = per_order.min(dim=1).values.mean()
+    lean_loss = nn.functional.smooth_l1_loss(out[:, 8], want[:, 8], beta=0.02)
+    return corner_loss + LEAN_WEIGHT * lean_loss
+
+
+def train(net: LeanNet, dice: list[GaugedDie], steps: int, batch: int, lr: float,
+          rng: random.Random) -> None:
+    """``steps`` of AdamW on a warmed-up cosine schedule, COCKED_SHARE of each batch cocked."""
+    cocked = [d for d in dice if d.lean_deg > MAX_LEAN_DEG]
+    flat = [d for d in dice if d.lean_deg <= MAX_LEAN_DEG]
+    net.train()
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+
+    def step_loss() -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        drawn = [draw(rng.choice(cocked if cocked and rng.random() < COCKED_SHARE else flat), rng)
+                 for _ in range(batch)]
+        x = torch.from_numpy(faces.network_input([p for p, _ in drawn]))
+        y = torch.from_numpy(np.stack([t for _, t in drawn]))
+        loss = loss_of(net(x), y)
+        return loss, {"loss": loss}
+
+    runs.optimise(opt, lr, steps, step_loss)
+
+
+def export(net: nn.Module, out: Path) -> None:
+    net.eval()
+    side = lean.INPUT_PX
+    torch.onnx.export(net, torch.zeros(1, 3, side, side), str(out), input_names=["patch"],
+                      output_names=["gauge"], opset_version=13, dynamo=False,
+                      dynamic_axes={"patch": {0: "batch"}, "gauge": {0: "batch"}})
+
+
+def validate(model: Path, generated: dict[str, list[GaugedDie]],
+             real: dict[str, list[Frame]]) -> dict[str, dict[str, Any]]:
+    """On the labelled boxes, through the product code: the gauged lean and squareness of the
+    flat and the cocked dice of each generated validation split (percentiles), and the gauged
+    lean of the real validation photos' dice (all lying flat)."""
+    gauge = lean.LeanGauge(model)
+    figures: dict[str, dict[str, Any]] = {}
+    for name, dice in generated.items():
+        boxes = [(CROP_PX / 2 - w / 2, CROP_PX / 2 - h / 2, w, h) for w, h in
+                 (_sides(d.aspect) for d in dice)]
+        got = [gauge.gauge(d.crop, [box])[0] for d, box in zip(dice, boxes, strict=True)]
+        figures[name] = {kind: _spread([g for g, d in zip(got, dice, strict=True)
+                                        if (d.lean_deg > MAX_LEAN_DEG) == cocked])
+                         for kind, cocked in (("flat", False), ("cocked", True))}
+    for name, frames in real.items():
+        got = [g for f in frames
+               for g in gauge.gauge(f.decode(), [tuple(map(float, b)) for b in f.boxes])]
+        figures[name] = {"flat": _spread(got)}
+    return figures
+
+
+def _sides(aspect: float) -> tuple[float, float]:
+    side = BOX_IN_CROP
+    return (side, side / aspect) if aspect >= 1 else (side * aspect, side)
+
+
+def _spread(got: list[lean.Lean]) -> dict[str, Any]:
+    if not got:
+        return {"dice": 0}
+    leans = np.array([g.lean_deg for g in got])
+    square = np.array([g.squareness for g in got])
+    return {"dice": len(got),
+            "lean_deg_percentiles_5_50_95_99": np.percentile(leans, [5, 50, 95, 99]).round(1)
+            .tolist(),
+            "squareness_percentiles_1_5_50_95": np.percentile(square, [1, 5, 50, 95]).round(3)
+            .tolist()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = runs.parser_for(__doc__.split("\n\n")[0], steps=4000, batch=128,
+                             model_file=lean.MODEL_FILE)
+    given = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(given)
+    if not args.generated:
+        parser.error("the gauge learns from generated scenes: give --generated")
+    try:
+        limits = scene_limits(args.generated, args.scenes)
+    except ValueError as error:
+        parser.error(str(error))
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    started = time.time()
+    train_frames: dict[str, list[Frame]] = {}
+    valid: dict[str, list[GaugedDie]] = {}
+    train_dice: list[GaugedDie] = []
+    for folder, limit in zip(args.generated, limits, strict=True):
+        recorded = open_set(args.datasets, str(folder))
+        placed = geometry(folder)
+        train_frames[folder.name] = load_frames(recorded, "train", scenes=limit)
+        train_dice += gauged_dice(train_frames[folder.name], placed)
+        valid[folder.name] = gauged_dice(load_frames(recorded, "validation", scenes=limit),
+                                         placed)
+    real = {name: load_frames(open_set(args.datasets, name), "validation") for name in REAL_SETS}
+    cocked = sum(d.lean_deg > MAX_LEAN_DEG for d in train_dice)
+    print(f"{len(train_dice)} dice, {cocked} cocked", flush=True)
+    net = LeanNet()
+    train(net, train_dice, args.steps, args.batch, args.lr, random.Random(args.seed))
+    run = runs.Run("train_lean.py", given, args, train_frames, {},
+                   {f.name: n for f, n in zip(args.generated, limits, strict=True)}, started)
+    runs.finish(run, net, export, lambda: {
+        "what": "a die's top face corners (x, y in patch sides from the centre) and the sine of "
+                f"its lean, from a {lean.INPUT_PX} px patch of {lean.PATCH_OF_BOX} x the box's "
+                "longer side",
+        "input_px": lean.INPUT_PX,
+        "augmentation": {"box_shift_of_side": BOX_SHIFT, "box_scale": BOX_SCALE,
+                         "turn": "any angle, mirror (50 %)", "camera": "see recolour",
+                         "cocked_share": COCKED_SHARE},
+        "validation_on_label_boxes": validate(args.out, valid, real),
+    }, {"dice": len(train_dice), "cocked": cocked, "cocked_above_deg": MAX_LEAN_DEG})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
