@@ -54,7 +54,8 @@ FACTORS = (0.5, 2.0)
 CONSTANTS = (
     "finding.MIN_VALUE_CONFIDENCE", "finding.MIN_VIEW_AGREEMENT",
     "finding.GENERIC_MIN_VALUE_CONFIDENCE", "finding.GENERIC_MIN_VIEW_AGREEMENT",
-    "reader.COCKED_SIDE", "detector.TARGET_SIDE_PX", "detector.FIRST_LOOK_PX",
+    "reader.COCKED_SIDE", "reader.COCKED_LEAN_DEG", "lean.PATCH_OF_BOX",
+    "detector.TARGET_SIDE_PX", "detector.FIRST_LOOK_PX",
     "detector.LARGEST_INPUT_PX", "detector.PEAK_THRESHOLD", "detector.GENERIC_PEAK_THRESHOLD",
     "detector.SAME_DIE", "detector.PART_OF_DIE",
     "faces.PATCH_OF_BOX", "faces.MIN_PATCH_SPREAD", "faces.DOUBT_CONFIDENCE",

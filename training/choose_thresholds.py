@@ -42,6 +42,7 @@ from pi_reader.vision.calibration import Calibration, CalibrationError, calibrat
 from pi_reader.vision.detector import Box, Detection
 from pi_reader.vision.faces import FaceReading
 from pi_reader.vision.images import load_frame
+from pi_reader.vision.lean import Lean
 from pi_reader.vision.recorded import LabelledFrame, RecordedSet
 from pi_reader.vision.scoring import FrameScore, die_right, score_frame
 from pi_reader.vision.stages import Stages, default_stages
@@ -81,10 +82,11 @@ Row = tuple[LabelledFrame, np.ndarray, "Calibration | None", "Seen"]
 @dataclass
 class Seen:
     """What the networks answered for one frame: every detection down to LOWEST_PEAK and the
-    face reading of each box they were asked about."""
+    face reading and lean of each box they were asked about."""
 
     detections: list[Detection]
     faces: dict[tuple[int, ...], FaceReading]
+    leans: dict[tuple[int, ...], Lean]
 
 
 def key(box: Box) -> tuple[int, ...]:
@@ -103,13 +105,21 @@ class Replayed:
     def read_faces(self, frame: np.ndarray, boxes: list[Box]) -> list[FaceReading]:
         return [self.seen.faces[key(box)] for box in boxes]
 
+    def gauge_lean(self, frame: np.ndarray, boxes: list[Box]) -> list[Lean]:
+        return [self.seen.leans[key(box)] for box in boxes]
+
+    def stages(self) -> Stages:
+        return Stages(self.find_dice, self.read_faces, self.gauge_lean)
+
 
 def look(stages: Stages, image: np.ndarray, side: float | None) -> Seen:
     with overridden(detector, "PEAK_THRESHOLD", LOWEST_PEAK), \
             overridden(detector, "GENERIC_PEAK_THRESHOLD", LOWEST_PEAK):
         found = list(stages.find_dice(image, side))
-    faces = stages.read_faces(image, [d.box for d in found])
-    return Seen(found, {key(d.box): f for d, f in zip(found, faces, strict=True)})
+    boxes = [d.box for d in found]
+    faces, leans = stages.read_faces(image, boxes), stages.gauge_lean(image, boxes)
+    return Seen(found, {key(b): f for b, f in zip(boxes, faces, strict=True)},
+                {key(b): g for b, g in zip(boxes, leans, strict=True)})
 
 
 @contextmanager
@@ -177,7 +187,7 @@ def score(rows: list[Row], peak: float) -> dict[str, float]:
     for frame, image, calibration, seen in rows:
         replayed = Replayed(seen, peak)
         reading = reader.read_roll(image, calibration, frame.removed,
-                                   stages=Stages(replayed.find_dice, replayed.read_faces))
+                                   stages=replayed.stages())
         scores.append(score_frame(frame, reading, 0.0))
     scored = [s for s in scores if s.scored]
     readable = [s for s in scored if s.fully_readable]

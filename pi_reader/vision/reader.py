@@ -40,6 +40,12 @@ from pi_reader.vision.types import (
     int_box,
 )
 
+# With a calibration, a die the lean gauge sees leaning at least this far from flat is cocked:
+# its value is not taken, whatever its top face shows (the rules reroll it). Chosen on the
+# calibrated validation rolls by training/choose_lean.py (benchmarks/results/cocked_lean.json).
+# Without a calibration the gauge is not asked: on oblique real photos it took readable dice
+# away for no fewer silently wrong rolls (docs/reader.md).
+COCKED_LEAN_DEG = 17.0
 # A die the classifier calls unreadable whose box is this much larger (square root of its area)
 # than the calibrated die is leaning on something: a die lying flat shows its box within a
 # tenth of the calibrated one (the calibrated side is the median over the tray), one cocked
@@ -75,8 +81,9 @@ def read_roll(
             return RollReading(dice=(), problems=(mismatch,))
     stages = stages or default_stages()
     dice_found = found_dice(frame_bgr, stages, calibration.die_side_px if calibration else None)
+    leaning = _leaning(frame_bgr, dice_found, stages) if calibration else [False] * len(dice_found)
     expected = expected_colours(removed_set)
-    dice = _read_dice(frame_bgr, dice_found, calibration, expected)
+    dice = _read_dice(frame_bgr, dice_found, leaning, calibration, expected)
     problems = quality.assess(
         frame_bgr,
         [d.box for d in dice],
@@ -84,7 +91,7 @@ def read_roll(
         [d.colour for d in dice],
         calibration.background_grid if calibration else None,
     )
-    problems += _die_problems(frame_bgr, dice_found, dice, calibration)
+    problems += _die_problems(frame_bgr, dice_found, leaning, dice, calibration)
     if calibration is not None:
         problems += _count_problems(dice, removed_set)
     else:
@@ -103,21 +110,29 @@ def _check_frame(frame: object) -> None:
         raise ValueError("a frame must be an 8-bit BGR image (height x width x 3), at least 16 px")
 
 
+def _leaning(frame: np.ndarray, dice_found: list[tuple[Detection, FaceReading]],
+             stages: Stages) -> list[bool]:
+    """Whether the gauge sees each die lean far enough to be cocked."""
+    leans = stages.gauge_lean(frame, [d.box for d, _ in dice_found])
+    return [g.lean_deg >= COCKED_LEAN_DEG for g in leans]
+
+
 def _read_dice(
     frame: np.ndarray,
     dice_found: list[tuple[Detection, FaceReading]],
+    leaning: list[bool],
     calibration: Calibration | None,
     expected: list[str],
 ) -> list[DieReading]:
-    """Name, read and score each die."""
+    """Name, read and score each die; a leaning die's value is not taken."""
     boxes = [int_box(d.box) for d, _ in dice_found]
     names, colour_confidence = _name_colours(colour.dice_chroma(frame, boxes), calibration,
                                              expected)
     dice = []
-    for (found, face), box, name, colour_conf in zip(
-        dice_found, boxes, names, colour_confidence, strict=True
+    for (found, face), cocked, box, name, colour_conf in zip(
+        dice_found, leaning, boxes, names, colour_confidence, strict=True
     ):
-        trusted = trusted_reading(face, calibrated=calibration is not None)
+        trusted = None if cocked else trusted_reading(face, calibrated=calibration is not None)
         value = trusted.value if trusted is not None else None
         value_confidence = trusted.confidence if trusted is not None else 0.0
         confidence = found.score * value_confidence * colour_conf
@@ -164,17 +179,21 @@ def _name_colours(
 def _die_problems(
     frame: np.ndarray,
     dice_found: list[tuple[Detection, FaceReading]],
+    leaning: list[bool],
     dice: list[DieReading],
     calibration: Calibration | None,
 ) -> list[Problem]:
-    """A die not lying flat, or a value that cannot be trusted (saying why when the light is)."""
+    """A die not lying flat, or a value that cannot be trusted (saying why when the light is).
+    A die is not lying flat when the gauge sees it lean, or when its value is unreadable and
+    its box is as large as a die's top and side faces together."""
     problems = []
-    for (found, _), die in zip(dice_found, dice, strict=True):
+    for (found, _), cocked, die in zip(dice_found, leaning, dice, strict=True):
         if die.value is not None:
             continue
         where = f"the {die.colour} die at ({die.centre[0]:.0f}, {die.centre[1]:.0f})"
         colour_name = die.colour if die.colour != UNKNOWN_COLOUR else None
-        if calibration is not None and found.side >= COCKED_SIDE * calibration.die_side_px:
+        if cocked or (calibration is not None
+                      and found.side >= COCKED_SIDE * calibration.die_side_px):
             problems.append(
                 Problem(ProblemKind.COCKED_DIE, f"{where} is not lying flat", colour_name)
             )

@@ -15,6 +15,7 @@ from pi_reader.vision import colour
 from pi_reader.vision.calibration import Calibration, empty_tray_grid
 from pi_reader.vision.detector import Box, Detection
 from pi_reader.vision.faces import UNREADABLE, FaceReading
+from pi_reader.vision.lean import Lean
 from pi_reader.vision.recorded import LabelledDie, LabelledFrame
 from pi_reader.vision.stages import Stages
 from pi_reader.vision.types import int_box
@@ -30,20 +31,30 @@ def sure(value: int | None) -> FaceReading:
 NOT_A_DIE = FaceReading(None, 0.9, 0.8, False)
 
 
+def flat(box: Box, lean_deg: float = 0.0) -> Lean:
+    """The gauge's answer for a die in ``box`` leaning ``lean_deg`` (flat unless told): its top
+    face the box itself."""
+    x, y, w, h = box
+    return Lean(((x, y), (x + w, y), (x + w, y + h), (x, y + h)), lean_deg)
+
+
 def label_stages(
     dice: Sequence[LabelledDie],
     faces: dict[int, FaceReading] | None = None,
     extra: Sequence[tuple[Box, FaceReading]] = (),
     extra_score: float = 0.6,
+    leans: dict[int, float] | None = None,
 ) -> Stages:
     """Stages that find exactly ``dice`` (and ``extra`` boxes, at the detector's score
     ``extra_score``) and read their labelled values; ``faces`` replaces the reading of the dice
-    at those indices."""
+    at those indices, ``leans`` gives the lean the gauge sees of them (else flat)."""
     found = [Detection(d.box, 0.9) for d in dice] + [Detection(b, extra_score) for b, _ in extra]
     readings = [sure(d.value) for d in dice] + [f for _, f in extra]
     for index, face in (faces or {}).items():
         readings[index] = face
     by_box = {tuple(round(v) for v in d.box): r for d, r in zip(found, readings, strict=True)}
+    lean_by_box = {tuple(round(v) for v in d.box): (leans or {}).get(k, 0.0)
+                   for k, d in enumerate(found)}
 
     def find_dice(frame: np.ndarray, die_side_px: float | None = None) -> list[Detection]:
         return list(found)
@@ -51,7 +62,10 @@ def label_stages(
     def read_faces(frame: np.ndarray, boxes: list[Box]) -> list[FaceReading]:
         return [by_box[tuple(round(v) for v in box)] for box in boxes]
 
-    return Stages(find_dice=find_dice, read_faces=read_faces)
+    def gauge_lean(frame: np.ndarray, boxes: list[Box]) -> list[Lean]:
+        return [flat(box, lean_by_box[tuple(round(v) for v in box)]) for box in boxes]
+
+    return Stages(find_dice=find_dice, read_faces=read_faces, gauge_lean=gauge_lean)
 
 
 def label_calibration(frame: LabelledFrame, image: np.ndarray) -> Calibration:
@@ -70,4 +84,4 @@ def label_calibration(frame: LabelledFrame, image: np.ndarray) -> Calibration:
     )
 
 
-__all__ = ["NOT_A_DIE", "UNREADABLE", "label_calibration", "label_stages", "sure"]
+__all__ = ["NOT_A_DIE", "UNREADABLE", "flat", "label_calibration", "label_stages", "sure"]

@@ -28,7 +28,7 @@ from pi_reader.vision.images import load_frame
 from pi_reader.vision.recorded import LabelledFrame
 from pi_reader.vision.scoring import score_frame
 from pi_reader.vision.stages import default_stages
-from pi_reader.vision.types import ProblemKind
+from pi_reader.vision.types import ProblemKind, int_box
 from training.splits import select, shared_set
 
 from .reader_frames import labelled
@@ -141,6 +141,12 @@ def test_the_shipped_thresholds_are_what_the_chooser_chose(mode, knob, module, n
     assert getattr(module, name) == result["figures"]["chosen"][mode][knob]
 
 
+def test_the_lean_from_which_a_die_is_cocked_is_what_its_chooser_chose():
+    result = json.loads((CHOSEN_THRESHOLDS.parent / "cocked_lean.json").read_text())
+    chosen = result["figures"]["chosen"]["calibrated"]["cocked_lean_deg"]
+    assert chosen == reader.COCKED_LEAN_DEG
+
+
 # Constants whose effect the sample does not show are held to the measurements they come from,
 # each at two probes on either side of it (see the constant's comment).
 
@@ -200,3 +206,23 @@ def test_a_box_inside_a_die_is_a_part_of_it_up_to_four_tenths_of_its_side(inner_
     die = detector.Detection((0.0, 0.0, 100.0, 100.0), 0.9)
     inner = detector.Detection((40.0, 40.0, inner_side, inner_side), 0.9)
     assert detector.part_of(inner, die) is part
+
+
+@pytest.mark.parametrize(("lean_deg", "cocked"), [(10.0, False), (25.0, True)])
+def test_a_die_is_cocked_when_the_gauge_sees_it_lean_17_degrees_or_more(
+    datasets_dir, lean_deg, cocked
+):
+    # reader.COCKED_LEAN_DEG: chosen at 17 degrees on the calibrated validation rolls (the gauge
+    # sees flat validation dice lean under 7 degrees at the 95th percentile, cocked ones 19 at
+    # the median); at half of it the first probe would be cocked, at double the second not. A
+    # cocked die's value is not taken however surely its face is read.
+    from .reader_doubles import label_calibration, label_stages
+
+    frame = labelled(datasets_dir, "qwixx-rendered", "s05/roll_001.jpg")
+    cal_frame = labelled(datasets_dir, "qwixx-rendered", "s05/calibration.jpg")
+    calibration = label_calibration(cal_frame, load_frame(cal_frame.path))
+    reading = reader.read_roll(load_frame(frame.path), calibration,
+                               stages=label_stages(frame.dice, leans={2: lean_deg}))
+    assert [p.kind for p in reading.problems] == ([ProblemKind.COCKED_DIE] if cocked else [])
+    leaning = [d for d in reading.dice if d.box == int_box(frame.dice[2].box)]
+    assert len(leaning) == 1 and (leaning[0].value is None) is cocked

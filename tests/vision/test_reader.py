@@ -7,6 +7,8 @@ confidence; the tests with the real networks are in test_reader_problems.py.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -137,7 +139,7 @@ def test_a_frame_of_another_size_is_one_problem_before_any_die_is_looked_for(dat
         raise AssertionError("the finder must not be asked")
 
     stages = label_stages(frame.dice)
-    reading = read_roll(image, s05, stages=type(stages)(no_finder, stages.read_faces))
+    reading = read_roll(image, s05, stages=replace(stages, find_dice=no_finder))
     assert [p.kind for p in reading.problems] == [ProblemKind.CALIBRATION_MISMATCH]
 
 
