@@ -247,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"its lean, from a {lean.INPUT_PX} px patch of {lean.PATCH_OF_BOX} x the box's "
                 "longer side",
         "input_px": lean.INPUT_PX,
+        "patch_of_box": lean.PATCH_OF_BOX,
         "augmentation": {"box_shift_of_side": BOX_SHIFT, "box_scale": BOX_SCALE,
                          "turn": "any angle, mirror (50 %)", "camera": "see recolour",
                          "cocked_share": COCKED_SHARE},

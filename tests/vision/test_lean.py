@@ -3,12 +3,13 @@ answers for flat dice and for a die made to lean."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
 import pytest
 
-from pi_reader.vision import lean
+from pi_reader.vision import lean, weights
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.lean import Lean, LeanGauge
 from pi_reader.vision.reader import COCKED_LEAN_DEG
@@ -37,6 +38,14 @@ def test_the_patch_is_centred_on_the_box_and_a_patch_of_box_times_its_longer_sid
     assert abs(cx - (box[0] + box[2] / 2)) <= 0.5 and abs(cy - (box[1] + box[3] / 2)) <= 0.5
     patch = lean.lean_patch(np.zeros((100, 100, 3), np.uint8), box)
     assert patch.shape == (lean.INPUT_PX, lean.INPUT_PX, 3)
+
+
+def test_the_gauge_cuts_the_patch_its_network_was_trained_on():
+    # lean.PATCH_OF_BOX and INPUT_PX are the network's input, fixed when it was trained: another
+    # patch shows it dice of another size (at half the box, the top faces it outlines come out
+    # half as large), so both are held to what its model card says.
+    card = json.loads(weights.shipped(lean.MODEL_FILE).with_suffix(".json").read_text())
+    assert (card["patch_of_box"], card["input_px"]) == (lean.PATCH_OF_BOX, lean.INPUT_PX)
 
 
 def test_no_boxes_need_no_network():
