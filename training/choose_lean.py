@@ -100,10 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         limits = scene_limits(args.generated, args.scenes)
+        sets = [(open_set(args.datasets, str(path)), limit)
+                for path, limit in zip(args.generated, limits, strict=True)]
     except ValueError as error:
         parser.error(str(error))
-    sets = [(open_set(args.datasets, str(path)), limit)
-            for path, limit in zip(args.generated, limits, strict=True)]
     rows = {name: by_side[detector.TARGET_SIDE_PX] for name, by_side in collect(sets).items()
             if name.endswith(" calibrated")}
     if not rows:

@@ -25,7 +25,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 
 from pi_reader.vision import faces
 from pi_reader.vision.recorded import RecordedSet, load_recorded_set
-from training.splits import Split, is_generated, select, shared_set
+from training.splits import (
+    GENERATED_MANIFEST,
+    Split,
+    SplitError,
+    is_generated,
+    select,
+    shared_set,
+)
 
 REAL_SETS = ("real-d6-overhead", "real-d6-gamedice", "real-d6-fisheye")
 CONTEXT_PX = 128  # a context crop's side: the box's longer side is half of it
@@ -63,10 +70,19 @@ class Die:
 
 
 def open_set(datasets: Path, path_or_name: str) -> RecordedSet:
-    """A shared set by name (its folder under ``datasets``) or a generated set by its folder."""
+    """A shared set by name (its folder under ``datasets``) or a generated set by its folder.
+
+    Raises SplitError (a ValueError, which the scripts turn into their usage message) for a
+    path that is no generated set, saying which of the two it lacks."""
     folder = Path(path_or_name)
     if folder.is_dir() and is_generated(folder):
         return load_recorded_set(folder)
+    if len(folder.parts) > 1 or folder.is_dir():
+        if not folder.is_dir():
+            raise SplitError(f"{folder}: no such folder (a generated set is rendered by "
+                             "training/render_scenes.py --out FOLDER)")
+        raise SplitError(f"{folder}: not a generated set (no {GENERATED_MANIFEST} with a split "
+                         "rule, as training/render_scenes.py writes)")
     return shared_set(datasets, path_or_name)
 
 

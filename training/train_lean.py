@@ -218,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("the gauge learns from generated scenes: give --generated")
     try:
         limits = scene_limits(args.generated, args.scenes)
+        generated = [open_set(args.datasets, str(folder)) for folder in args.generated]
     except ValueError as error:
         parser.error(str(error))
     random.seed(args.seed)
@@ -228,8 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     train_frames: dict[str, list[Frame]] = {}
     valid: dict[str, list[GaugedDie]] = {}
     train_dice: list[GaugedDie] = []
-    for folder, limit in zip(args.generated, limits, strict=True):
-        recorded = open_set(args.datasets, str(folder))
+    for folder, recorded, limit in zip(args.generated, generated, limits, strict=True):
         placed = geometry(folder)
         train_frames[folder.name] = load_frames(recorded, "train", scenes=limit)
         train_dice += gauged_dice(train_frames[folder.name], placed)

@@ -1,4 +1,4 @@
-"""Which generated scenes a training run or the threshold chooser loads."""
+"""Which generated scenes a training run or a chooser loads, and what a wrong set folder says."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from training import choose_thresholds
-from training.data import scene_limits
+from training import choose_lean, choose_thresholds
+from training.data import open_set, scene_limits
+from training.splits import SplitError
 
 SETS = [Path("/renders/dr1"), Path("/renders/dr2")]
 
@@ -35,3 +36,20 @@ def test_the_chooser_gives_its_usage_message_for_mismatched_limits(capsys):
                                 "--generated", "/renders/dr2", "--scenes", "1", "--scenes", "2",
                                 "--scenes", "3"])
     assert "--scenes given 3 times for 2 generated sets" in capsys.readouterr().err
+
+
+def test_a_generated_set_that_is_not_there_is_named_as_missing(tmp_path):
+    with pytest.raises(SplitError, match="dr9: no such folder"):
+        open_set(tmp_path, str(tmp_path / "dr9"))
+
+
+def test_a_folder_without_the_generators_manifest_is_no_generated_set(tmp_path):
+    (tmp_path / "labels.jsonl").write_text("", encoding="utf-8")
+    with pytest.raises(SplitError, match=r"not a generated set \(no manifest.json"):
+        open_set(tmp_path / "shared", str(tmp_path))
+
+
+def test_the_lean_chooser_gives_its_usage_message_for_a_missing_set(capsys, tmp_path):
+    with pytest.raises(SystemExit):
+        choose_lean.main(["--datasets", str(tmp_path), "--generated", str(tmp_path / "dr9")])
+    assert "dr9: no such folder" in capsys.readouterr().err
