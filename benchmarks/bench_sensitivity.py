@@ -2,7 +2,8 @@
 
 Run: ``python benchmarks/bench_sensitivity.py [--constants MODULE.NAME ...] [--renders DIR]``
 (all of ``CONSTANTS``: about an hour here; ``--constants`` picks some). Writes
-``benchmarks/results/sensitivity.json`` (``--out``) and prints a table.
+``benchmarks/results/sensitivity.json`` (``--out``; a sweep of some constants goes beside the
+whole one as ``sensitivity-NAME.json``, which the docs render the same way) and prints a table.
 
 Validation data only (test splits are for reporting, never for choosing): the validation splits
 of ``real-d6-overhead``, ``real-d6-gamedice`` and ``real-d6-fisheye`` (``training/splits.py``,

@@ -67,3 +67,16 @@ def test_a_file_of_an_unknown_shape_is_named_not_a_crash(render_docs, tmp_path):
     (tmp_path / "odd.json").write_text(json.dumps(result))
     page = render_docs.render_benchmarks(render_docs.load_results(tmp_path))
     assert "## odd" in page and "benchmarks/results/odd.json" in page
+
+
+def test_a_sweep_of_some_constants_renders_as_the_sweep_of_all_does(render_docs, tmp_path):
+    figures = {"dice_right": 0.9, "silently_wrong_rolls": 1, "refusal_rate": 0.2}
+    result = {"benchmark": "reader constants at half and double", "command":
+              "python benchmarks/bench_sensitivity.py --constants reader.X", "commit": "2" * 40,
+              "date": "2026-12-01T12:00:00Z", "baseline": {"dr2": figures},
+              "constants": [{"constant": "reader.X", "value": 4.0,
+                             "x0.5": {"sets": {"dr2": {**figures, "silently_wrong_rolls": 3}}},
+                             "x2": {"sets": {"dr2": figures}}}]}
+    (tmp_path / "sensitivity-some.json").write_text(json.dumps(result))
+    page = render_docs.render_benchmarks(render_docs.load_results(tmp_path))
+    assert "| reader.X | 4.0 | dr2 | 90.0 % / 90.0 % / 90.0 % | 3 / 1 / 1 |" in page
