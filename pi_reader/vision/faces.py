@@ -125,15 +125,25 @@ def _reading(per_view: np.ndarray) -> FaceReading:
 def face_patch(frame_bgr: np.ndarray, box: Box) -> np.ndarray:
     """The INPUT_PX square patch the classifier reads for ``box``: PATCH_OF_BOX times the box's
     longer side, centred on the box (see :func:`square_patch`)."""
-    side = max(2, round(PATCH_OF_BOX * max(box[2], box[3], 1.0)))
-    return square_patch(frame_bgr, box, side, INPUT_PX)
+    return square_patch(frame_bgr, box, patch_side(box, PATCH_OF_BOX), INPUT_PX)
+
+
+def patch_side(box: Box, of_box: float) -> int:
+    """The side in frame pixels of a patch ``of_box`` times the box's longer side."""
+    return max(2, round(of_box * max(box[2], box[3], 1.0)))
+
+
+def square_corner(box: Box, side: int) -> tuple[int, int]:
+    """The top-left pixel of the square of ``side`` centred on ``box``, as it is cut."""
+    x, y, w, h = box
+    return round(x + w / 2.0 - side / 2.0), round(y + h / 2.0 - side / 2.0)
 
 
 def square_patch(frame_bgr: np.ndarray, box: Box, side: int, out_px: int) -> np.ndarray:
     """The square of ``side`` frame pixels centred on ``box`` (its corner rounded to a whole
-    pixel), scaled to ``out_px``, the frame's edge repeated where the square leaves it."""
-    x, y, w, h = box
-    left, top = round(x + w / 2.0 - side / 2.0), round(y + h / 2.0 - side / 2.0)
+    pixel, :func:`square_corner`), scaled to ``out_px``, the frame's edge repeated where the
+    square leaves it."""
+    left, top = square_corner(box, side)
     # Area averaging when shrinking keeps a large die's pips instead of aliasing them away; a
     # square over twice out_px is first averaged by whole blocks, which is the same average
     # five times cheaper (a 2736 px photo's patches are 400 px).

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from pi_reader.vision import weights
-from pi_reader.vision.faces import Box, network_input, square_patch
+from pi_reader.vision.faces import Box, network_input, patch_side, square_corner, square_patch
 
 MODEL_FILE = "lean-gauge.onnx"
 INPUT_PX = 64
@@ -59,15 +59,18 @@ class LeanGauge:
         """The top face of the die in each box, all in one pass."""
         if not boxes:
             return []
-        patches = [lean_patch(frame_bgr, box) for box in boxes]
+        squares = [patch_square(box) for box in boxes]
+        patches = [square_patch(frame_bgr, box, side, INPUT_PX)
+                   for box, (_, _, side) in zip(boxes, squares, strict=True)]
         out = np.asarray(self.network.forward(network_input(patches)), np.float64)
-        return [_lean(row, box) for row, box in zip(out.reshape(len(boxes), OUTPUTS), boxes,
-                                                     strict=True)]
+        return [_lean(row, square) for row, square in zip(out.reshape(len(boxes), OUTPUTS),
+                                                           squares, strict=True)]
 
 
-def _lean(row: np.ndarray, box: Box) -> Lean:
-    """A gauge's output for one patch, its corners put back into the frame."""
-    cx, cy, side = patch_square(box)
+def _lean(row: np.ndarray, square: tuple[float, float, int]) -> Lean:
+    """A gauge's output for the patch cut from ``square``, its corners put back into the
+    frame."""
+    cx, cy, side = square
     corners = tuple((cx + float(u) * side, cy + float(v) * side)
                     for u, v in row[:8].reshape(4, 2))
     lean = math.degrees(math.asin(float(np.clip(row[8], 0.0, 1.0))))
@@ -77,12 +80,11 @@ def _lean(row: np.ndarray, box: Box) -> Lean:
 def patch_square(box: Box) -> tuple[float, float, int]:
     """The square the gauge looks at for ``box``: its centre and side in frame pixels, its
     corner on a whole pixel as :func:`faces.square_patch` cuts it."""
-    x, y, w, h = box
-    side = max(2, round(PATCH_OF_BOX * max(w, h, 1.0)))
-    left, top = round(x + w / 2.0 - side / 2.0), round(y + h / 2.0 - side / 2.0)
+    side = patch_side(box, PATCH_OF_BOX)
+    left, top = square_corner(box, side)
     return left + side / 2.0, top + side / 2.0, side
 
 
 def lean_patch(frame_bgr: np.ndarray, box: Box) -> np.ndarray:
     """The INPUT_PX square patch the gauge reads for ``box`` (see :func:`patch_square`)."""
-    return square_patch(frame_bgr, box, patch_square(box)[2], INPUT_PX)
+    return square_patch(frame_bgr, box, patch_side(box, PATCH_OF_BOX), INPUT_PX)
