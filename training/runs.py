@@ -57,14 +57,20 @@ class Run:
     started: float = field(default_factory=time.time)
 
 
-def start(script: str, parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> Run:
-    """Parse the command line, seed every generator and load the train and validation frames."""
-    given = list(sys.argv[1:] if argv is None else argv)
-    args = parser.parse_args(given)
+def seed_everything(args: argparse.Namespace) -> None:
+    """Seed Python's, NumPy's and PyTorch's generators from ``--seed`` and give PyTorch
+    ``--threads``: what makes a run the same run again."""
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
+
+
+def start(script: str, parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> Run:
+    """Parse the command line, seed every generator and load the train and validation frames."""
+    given = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(given)
+    seed_everything(args)
     try:
         sets = sets_to_load(args.datasets, args.generated, args.scenes)
     except ValueError as error:

@@ -175,15 +175,27 @@ def mined_negatives(frames: list[Frame], models: Path) -> list[Die]:
     return out
 
 
-def draw(die: Die, rng: random.Random) -> np.ndarray:
-    """One training patch of ``die``: box error, any turn, another camera."""
-    side = die.box_side  # the longer side; aspect is width / height
-    w, h = (side, side / die.aspect) if die.aspect >= 1 else (side * die.aspect, side)
+def box_sides(side: float, aspect: float) -> tuple[float, float]:
+    """A box's width and height from its longer side and its aspect (width / height)."""
+    return (side, side / aspect) if aspect >= 1 else (side * aspect, side)
+
+
+def jittered_box(centre: float, side: float, aspect: float, rng: random.Random) -> faces.Box:
+    """A box round the die centred at (``centre``, ``centre``) of longer side ``side``, with the
+    errors the detector makes: scaled by BOX_SCALE, each side by up to a tenth more, moved by up
+    to BOX_SHIFT of the side."""
+    w, h = box_sides(side, aspect)
     scale = rng.uniform(*BOX_SCALE)
     w *= scale * math.exp(rng.uniform(-0.1, 0.1))
     h *= scale * math.exp(rng.uniform(-0.1, 0.1))
-    cx = CONTEXT_PX / 2 + rng.uniform(-BOX_SHIFT, BOX_SHIFT) * side
-    cy = CONTEXT_PX / 2 + rng.uniform(-BOX_SHIFT, BOX_SHIFT) * side
+    cx = centre + rng.uniform(-BOX_SHIFT, BOX_SHIFT) * side
+    cy = centre + rng.uniform(-BOX_SHIFT, BOX_SHIFT) * side
+    return (cx - w / 2, cy - h / 2, w, h)
+
+
+def draw(die: Die, rng: random.Random) -> np.ndarray:
+    """One training patch of ``die``: box error, any turn, another camera."""
+    box = jittered_box(CONTEXT_PX / 2, die.box_side, die.aspect, rng)
     crop = die.crop
     angle = rng.uniform(0, 360)
     if rng.random() < 0.7:
@@ -191,7 +203,7 @@ def draw(die: Die, rng: random.Random) -> np.ndarray:
         crop = cv2.warpAffine(crop, turn, (CONTEXT_PX, CONTEXT_PX), borderMode=cv2.BORDER_REFLECT)
     if rng.random() < 0.5:
         crop = crop[:, ::-1]
-    patch = faces.face_patch(np.ascontiguousarray(crop), (cx - w / 2, cy - h / 2, w, h))
+    patch = faces.face_patch(np.ascontiguousarray(crop), box)
     return recolour(patch, rng)
 
 

@@ -34,7 +34,7 @@ from training import runs
 from training.cocked import MAX_LEAN_DEG
 from training.data import REAL_SETS, Frame, load_frames, open_set, scene_limits
 from training.train_detector import recolour
-from training.train_faces import BOX_SCALE, BOX_SHIFT, conv
+from training.train_faces import BOX_SCALE, BOX_SHIFT, box_sides, conv, jittered_box
 
 CROP_OF_BOX = 3.0  # a training crop's side in boxes: room for any turn, shift and scale drawn
 BOX_IN_CROP = 64.0  # the box's longer side in crop pixels
@@ -109,14 +109,7 @@ def draw(die: GaugedDie, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
         turn = turn @ np.array([[-1.0, 0, CROP_PX], [0, 1, 0], [0, 0, 1]])
     crop = cv2.warpAffine(die.crop, turn, (CROP_PX, CROP_PX), borderMode=cv2.BORDER_REPLICATE)
     corners = die.corners @ turn[:, :2].T + turn[:, 2]
-    side = BOX_IN_CROP
-    w, h = (side, side / die.aspect) if die.aspect >= 1 else (side * die.aspect, side)
-    scale = rng.uniform(*BOX_SCALE)
-    w *= scale * math.exp(rng.uniform(-0.1, 0.1))
-    h *= scale * math.exp(rng.uniform(-0.1, 0.1))
-    cx = centre + rng.uniform(-BOX_SHIFT, BOX_SHIFT) * side
-    cy = centre + rng.uniform(-BOX_SHIFT, BOX_SHIFT) * side
-    box = (cx - w / 2, cy - h / 2, w, h)
+    box = jittered_box(centre, BOX_IN_CROP, die.aspect, rng)
     return recolour(lean.lean_patch(crop, box), rng), target(corners, die.lean_deg, box)
 
 
@@ -180,7 +173,7 @@ def validate(model: Path, generated: dict[str, list[GaugedDie]],
     figures: dict[str, dict[str, Any]] = {}
     for name, dice in generated.items():
         boxes = [(CROP_PX / 2 - w / 2, CROP_PX / 2 - h / 2, w, h) for w, h in
-                 (_sides(d.aspect) for d in dice)]
+                 (box_sides(BOX_IN_CROP, d.aspect) for d in dice)]
         got = [gauge.gauge(d.crop, [box])[0] for d, box in zip(dice, boxes, strict=True)]
         figures[name] = {kind: _spread([g for g, d in zip(got, dice, strict=True)
                                         if (d.lean_deg > MAX_LEAN_DEG) == cocked])
@@ -190,11 +183,6 @@ def validate(model: Path, generated: dict[str, list[GaugedDie]],
                for g in gauge.gauge(f.decode(), [tuple(map(float, b)) for b in f.boxes])]
         figures[name] = {"flat": _spread(got)}
     return figures
-
-
-def _sides(aspect: float) -> tuple[float, float]:
-    side = BOX_IN_CROP
-    return (side, side / aspect) if aspect >= 1 else (side * aspect, side)
 
 
 def _spread(got: list[lean.Lean]) -> dict[str, Any]:
@@ -221,10 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         generated = [open_set(args.datasets, str(folder)) for folder in args.generated]
     except ValueError as error:
         parser.error(str(error))
-    random.seed(args.seed)
-    np.random.seed(args.seed)
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(args.threads)
+    runs.seed_everything(args)
     started = time.time()
     train_frames: dict[str, list[Frame]] = {}
     valid: dict[str, list[GaugedDie]] = {}
