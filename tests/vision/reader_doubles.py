@@ -52,18 +52,17 @@ def label_stages(
     readings = [sure(d.value) for d in dice] + [f for _, f in extra]
     for index, face in (faces or {}).items():
         readings[index] = face
-    by_box = {tuple(round(v) for v in d.box): r for d, r in zip(found, readings, strict=True)}
-    lean_by_box = {tuple(round(v) for v in d.box): (leans or {}).get(k, 0.0)
-                   for k, d in enumerate(found)}
+    by_box = {int_box(d.box): r for d, r in zip(found, readings, strict=True)}
+    lean_by_box = {int_box(d.box): (leans or {}).get(k, 0.0) for k, d in enumerate(found)}
 
     def find_dice(frame: np.ndarray, die_side_px: float | None = None) -> list[Detection]:
         return list(found)
 
     def read_faces(frame: np.ndarray, boxes: list[Box]) -> list[FaceReading]:
-        return [by_box[tuple(round(v) for v in box)] for box in boxes]
+        return [by_box[int_box(box)] for box in boxes]
 
     def gauge_lean(frame: np.ndarray, boxes: list[Box]) -> list[Lean]:
-        return [flat(box, lean_by_box[tuple(round(v) for v in box)]) for box in boxes]
+        return [flat(box, lean_by_box[int_box(box)]) for box in boxes]
 
     return Stages(find_dice=find_dice, read_faces=read_faces, gauge_lean=gauge_lean)
 
