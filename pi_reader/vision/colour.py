@@ -226,7 +226,8 @@ def _angle_between(a: float, b: float) -> float:
 
 
 # For a die taken as coloured, its colour is read from this share of its pixels that lie furthest
-# from the white point: a die with a clipped top face shows its colour only on its rim.
+# from both the white point and the tray: a die with a clipped top face shows its colour only on
+# its rim, and the rim's pixels that blend into a strongly coloured tray carry the tray's hue.
 _RIM_SHARE = 0.3
 
 
@@ -236,9 +237,16 @@ _LIT_SHARE = 0.3
 
 def _strongest_chromas(relative: np.ndarray, white_points: np.ndarray) -> np.ndarray:
     """For each of ``white_points`` (``(P, 2)``), the mean chroma balanced by it of a die's most
-    strongly coloured pixels: ``(P, 2)``, every white point in one pass over the pixels."""
+    strongly coloured pixels: ``(P, 2)``, every white point in one pass over the pixels.
+
+    A pixel's strength is its distance from the nearer of the white point and the tray (the
+    origin of ``relative``): on a red or magenta felt a die's edge pixels, half die and half
+    tray, lie far from the white point in the tray's direction, and taken as the die's colour
+    they turned a calibration's red, yellow and green one place round the hue circle.
+    """
     balanced = relative[None, :, :] - white_points[:, None, :]
-    strength = np.hypot(balanced[..., 0], balanced[..., 1])
+    from_tray = np.hypot(relative[:, 0], relative[:, 1])
+    strength = np.minimum(np.hypot(balanced[..., 0], balanced[..., 1]), from_tray[None, :])
     count = strength.shape[1]
     keep = max(1, int(count * _RIM_SHARE))
     strongest = np.argpartition(strength, count - keep, axis=1)[:, -keep:]
@@ -294,10 +302,11 @@ def name_six_dice(
     ``relative`` holds each die's pixel chromas (tray-relative, from die_pixel_chroma). Every
     pair is tried as the whites: the mean of their median chromas is taken as the light's white
     point, the other four are balanced by it and matched one-to-one to the nominal hues by the
-    colour of their most strongly coloured pixels. The naming with the lowest cost (whites'
-    disagreement + hue errors + too little colour in a "coloured" die) wins; ``gap`` is how much
-    more the best *different* naming costs, so a caller can refuse a frame where two namings fit
-    almost equally (a white die and a blue die clipped white on top, say).
+    colour of their most strongly coloured pixels (furthest from the white point and the tray).
+    The naming with the lowest cost (whites' disagreement + hue errors + too little colour in a
+    "coloured" die) wins; ``gap`` is how much more the best *different* naming costs, so a
+    caller can refuse a frame where two namings fit almost equally (a white die and a blue die
+    clipped white on top, say).
 
     ``unclipped_first`` is the same dice's chromas with clipped pixels last (die_pixel_chroma's
     ``clipped_last``); the white point is then also read from those, and the cheaper naming

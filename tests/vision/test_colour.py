@@ -141,7 +141,8 @@ def naming_one_white_point_at_a_time(relative, unclipped_first):
             balanced = []
             for i in others:
                 shifted = relative[i] - white_point
-                strength = np.hypot(shifted[:, 0], shifted[:, 1])
+                strength = np.minimum(np.hypot(shifted[:, 0], shifted[:, 1]),
+                                      np.hypot(relative[i][:, 0], relative[i][:, 1]))
                 keep = max(1, int(len(strength) * 0.3))
                 balanced.append(shifted[np.argsort(strength)[-keep:]].mean(axis=0))
             weak = sum(max(0.0, 0.3 - float(np.hypot(*b))) for b in balanced)
@@ -281,4 +282,33 @@ def test_dice_on_a_red_tray_are_named_under_a_warmer_lamp_that_clips_red(dataset
         [colour.die_pixel_chroma(*r, tray, clipped_last=True) for r in regions],
     )
     assert naming.names == [label_under(frame, centre(b)) for b in boxes]
+    assert naming.gap >= MIN_NAMING_GAP
+
+
+def die_on_felt(die_bgr, felt_bgr, blend_px=5, side=30):
+    """A die's region on a felt: its colour in the middle, a rim blending into the felt (a die's
+    rounded edge, defocus) and felt in the corners, as a box round a die shows them."""
+    region = np.empty((side, side, 3), dtype=np.float32)
+    rows, cols = np.mgrid[0:side, 0:side]
+    inset = np.minimum(np.minimum(rows, cols), np.minimum(side - 1 - rows, side - 1 - cols))
+    die_share = np.clip(inset / blend_px, 0.0, 1.0)[..., None]
+    region[:] = die_share * np.array(die_bgr) + (1.0 - die_share) * np.array(felt_bgr)
+    return region.round().astype(np.uint8)
+
+
+@pytest.mark.parametrize(
+    "felt_bgr", [(70, 40, 200), (50, 30, 190), (180, 40, 200), (60, 150, 60)]
+)
+def test_six_dice_on_a_strongly_coloured_felt_are_named_by_their_own_colour(felt_bgr):
+    # Red, deep red, magenta and green felts, a dull green die: the rim pixels half die and half
+    # felt lie far from the white point in the felt's direction and must not name the die (they
+    # turned a rendered calibration's red, yellow and green one place round the hue circle).
+    dice = {"white": (225, 225, 230), "red": (50, 80, 225), "yellow": (40, 205, 225),
+            "green": (90, 160, 80), "blue": (215, 140, 50)}
+    names = ["white", "yellow", "red", "white", "blue", "green"]
+    tray = tuple(colour.log_chroma(np.array(felt_bgr, dtype=np.uint8)).tolist())
+    relative = [colour.die_pixel_chroma(die_on_felt(dice[n], felt_bgr), None, tray)
+                for n in names]
+    naming = colour.name_six_dice(relative)
+    assert naming.names == names
     assert naming.gap >= MIN_NAMING_GAP
