@@ -13,6 +13,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pi_reader.vision.recorded import load_recorded_set
@@ -147,3 +148,15 @@ def test_measure_throws_counts_cocked_throws_in_blenders_simulation():
     done = subprocess.run(["blender", "-b", "--factory-startup", "-P", str(script), "--", "1", "1"],
                           capture_output=True, text=True, timeout=300, check=True)
     assert re.search(r"throws ending with a die cocked: [01] of 1; leans \[", done.stdout)
+
+
+def test_a_frame_is_refused_as_overexposed_only_where_it_is_clipped_white():
+    # A bright magenta felt clips red and blue but keeps its green: dice on it are readable.
+    felt = np.zeros((60, 80, 3), dtype=np.uint8)
+    felt[:] = (255, 90, 255)
+    assert render_scenes.overexposure(felt) is None
+    white = felt.copy()
+    white[:40] = 255
+    assert render_scenes.overexposure(white) == "overexposed: 67% of the frame clipped white"
+    white[:20] = (255, 253, 255)
+    assert render_scenes.overexposure(white) is None
