@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import onnx
 import torch
+from onnx import numpy_helper
 from torch import nn
 
 from training.data import REAL_SETS, Frame, describe, load_frames, sets_to_load, write_card
@@ -106,6 +108,33 @@ def optimise(opt: torch.optim.Optimizer, lr: float, steps: int,
         if step % SHOW_EVERY == 0:
             parts = " ".join(f"{name} {value.item():.4f}" for name, value in shown.items())
             print(f"step {step}/{steps} {time.time() - start:.0f}s {parts}", flush=True)
+
+
+def load_exported(net: nn.Module, path: Path, forward: Callable[[np.ndarray], Any],
+                  input_px: int) -> None:
+    """Copy the weights of the network exported to ``path`` into ``net``, built folded (each
+    conv holding its batch norm, as the export leaves a trained network), and check that it
+    answers as the file does through ``forward`` (the product's own runner of that file).
+    Raises ValueError when the file's layers are not ``net``'s or the answers differ."""
+    graph = onnx.load(str(path)).graph
+    values = {init.name: numpy_helper.to_array(init) for init in graph.initializer}
+    layers = [m for m in net.modules() if isinstance(m, nn.Conv2d | nn.Linear)]
+    nodes = [n for n in graph.node if n.op_type in ("Conv", "Gemm")]
+    shapes = [(nn.Conv2d if n.op_type == "Conv" else nn.Linear, values[n.input[1]].shape)
+              for n in nodes]
+    if shapes != [(type(m), tuple(m.weight.shape)) for m in layers]:
+        raise ValueError(f"{path} is not a network of this shape")
+    with torch.no_grad():
+        for layer, node in zip(layers, nodes, strict=True):
+            layer.weight.copy_(torch.from_numpy(values[node.input[1]].copy()))
+            layer.bias.copy_(torch.from_numpy(values[node.input[2]].copy()))
+    net.eval()
+    probe = np.random.default_rng(0).normal(size=(4, 3, input_px, input_px)).astype(np.float32)
+    with torch.no_grad():
+        ours = net(torch.from_numpy(probe)).numpy()
+    theirs = np.asarray(forward(probe)).reshape(ours.shape)
+    if not np.allclose(ours, theirs, atol=1e-3):
+        raise ValueError(f"the net rebuilt from {path} does not answer as the file does")
 
 
 def sha256(path: Path) -> str:

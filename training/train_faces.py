@@ -24,9 +24,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import onnx
 import torch
-from onnx import numpy_helper
 from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
@@ -77,31 +75,11 @@ class FaceNet(nn.Module):
 
 
 def from_onnx(path: Path) -> FaceNet:
-    """The classifier exported to ``path`` as a FaceNet to train on from there: the export
-    folds each batch norm into its conv, so the net is built folded. Raises ValueError when the
-    file is no FaceNet or the rebuilt net does not answer as the file does."""
+    """The classifier exported to ``path`` as a FaceNet to train on from there (see
+    runs.load_exported). Raises ValueError when the file is no FaceNet."""
     reference = faces.FaceClassifier(path)  # a missing or unreadable file says so here
-    graph = onnx.load(str(path)).graph
-    values = {init.name: numpy_helper.to_array(init) for init in graph.initializer}
     net = FaceNet(folded=True)
-    convs = [layer[0] for layer in net.features if isinstance(layer, nn.Sequential)]
-    conv_nodes = [node for node in graph.node if node.op_type == "Conv"]
-    dense = [net.head[2], net.head[4]]
-    dense_nodes = [node for node in graph.node if node.op_type == "Gemm"]
-    if len(conv_nodes) != len(convs) or len(dense_nodes) != len(dense):
-        raise ValueError(f"{path} is not a face classifier of this shape")
-    with torch.no_grad():
-        for layer, node in zip(convs + dense, conv_nodes + dense_nodes, strict=True):
-            layer.weight.copy_(torch.from_numpy(values[node.input[1]].copy()))
-            layer.bias.copy_(torch.from_numpy(values[node.input[2]].copy()))
-    net.eval()
-    probe = np.random.default_rng(0).normal(size=(4, 3, faces.INPUT_PX, faces.INPUT_PX))
-    probe = probe.astype(np.float32)
-    with torch.no_grad():
-        ours = net(torch.from_numpy(probe)).numpy()
-    theirs = reference.network.forward(probe)
-    if not np.allclose(ours, np.asarray(theirs).reshape(ours.shape), atol=1e-3):
-        raise ValueError(f"the net rebuilt from {path} does not answer as the file does")
+    runs.load_exported(net, path, reference.network.forward, faces.INPUT_PX)
     return net
 
 

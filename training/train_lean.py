@@ -55,19 +55,30 @@ class GaugedDie:
 
 
 class LeanNet(nn.Module):
-    """Four conv blocks down to 4 x 4, then a dense head: where the corners are matters."""
+    """Four conv blocks down to 4 x 4, then a dense head: where the corners are matters.
+    ``folded``: built as the export leaves it, to go on from a shipped gauge (from_onnx)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, folded: bool = False) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            conv(3, 16), nn.MaxPool2d(2), conv(16, 32), nn.MaxPool2d(2),
-            conv(32, 48), nn.MaxPool2d(2), conv(48, 64), nn.MaxPool2d(2))
+            conv(3, 16, folded=folded), nn.MaxPool2d(2), conv(16, 32, folded=folded),
+            nn.MaxPool2d(2), conv(32, 48, folded=folded), nn.MaxPool2d(2),
+            conv(48, 64, folded=folded), nn.MaxPool2d(2))
         side = lean.INPUT_PX // 16
         self.head = nn.Sequential(nn.Flatten(), nn.Linear(64 * side * side, 128),
                                   nn.ReLU(inplace=True), nn.Linear(128, lean.OUTPUTS))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.features(x))
+
+
+def from_onnx(path: Path) -> LeanNet:
+    """The gauge exported to ``path`` as a LeanNet to train on from there (see
+    runs.load_exported). Raises ValueError when the file is no lean gauge."""
+    reference = lean.LeanGauge(path)  # a missing or unreadable file says so here
+    net = LeanNet(folded=True)
+    runs.load_exported(net, path, reference.network.forward, lean.INPUT_PX)
+    return net
 
 
 def geometry(root: Path) -> dict[str, list[dict[str, Any]]]:
@@ -200,10 +211,17 @@ def _spread(got: list[lean.Lean]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = runs.parser_for(__doc__.split("\n\n")[0], steps=4000, batch=128,
                              model_file=lean.MODEL_FILE)
+    parser.add_argument("--init-from", type=Path,
+                        help="an exported gauge to go on training from (its card names what it "
+                             "learnt before)")
     given = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(given)
     if not args.generated:
         parser.error("the gauge learns from generated scenes: give --generated")
+    try:
+        net = from_onnx(args.init_from) if args.init_from else LeanNet()
+    except (ValueError, OSError) as error:
+        parser.error(str(error))
     try:
         limits = scene_limits(args.generated, args.scenes)
         generated = [open_set(args.datasets, str(folder)) for folder in args.generated]
@@ -223,7 +241,6 @@ def main(argv: list[str] | None = None) -> int:
     real = {name: load_frames(open_set(args.datasets, name), "validation") for name in REAL_SETS}
     cocked = sum(d.lean_deg > MAX_LEAN_DEG for d in train_dice)
     print(f"{len(train_dice)} dice, {cocked} cocked", flush=True)
-    net = LeanNet()
     train(net, train_dice, args.steps, args.batch, args.lr, random.Random(args.seed))
     run = runs.Run("train_lean.py", given, args, train_frames, {},
                    {f.name: n for f, n in zip(args.generated, limits, strict=True)}, started)
@@ -233,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
                 "longer side",
         "input_px": lean.INPUT_PX,
         "patch_of_box": lean.PATCH_OF_BOX,
+        "init_from": (None if args.init_from is None else
+                      {"model": str(args.init_from), "sha256": runs.sha256(args.init_from)}),
         "augmentation": {"box_shift_of_side": BOX_SHIFT, "box_scale": BOX_SCALE,
                          "turn": "any angle, mirror (50 %)", "camera": "see recolour",
                          "cocked_share": COCKED_SHARE},
