@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -513,16 +513,25 @@ def name_jointly(scores: list[dict[str, float]], expected: list[str]) -> list[st
     expected (one missing), each die still gets a different one, so the colour left over is the
     missing one. Returns None with more dice than expected, or when the best such naming loses
     more than MAX_JOINT_LOSS against naming each die on its own, so that a real extra or
-    duplicate die is still reported.
+    duplicate die is still reported. Of namings equally likely the first in _namings' order
+    wins, so a roll is named the same way in every run.
     """
     if not scores or len(scores) > len(expected):
         return None
+    names = list(dict.fromkeys(expected))
+    table = np.array([[s[name] for name in names] for s in scores])
+    namings = _namings(tuple(names.index(name) for name in expected), len(scores))
+    totals = table[np.arange(len(scores)), namings].sum(axis=1)
+    best = int(np.argmax(totals))
     independent = sum(max(s.values()) for s in scores)
-    best_total, best_names = -math.inf, None
-    for order in set(itertools.permutations(expected, len(scores))):
-        total = sum(s[name] for s, name in zip(scores, order, strict=True))
-        if total > best_total:
-            best_total, best_names = total, list(order)
-    if independent - best_total > MAX_JOINT_LOSS:
+    if independent - float(totals[best]) > MAX_JOINT_LOSS:
         return None
-    return best_names
+    return [names[k] for k in namings[best]]
+
+
+@lru_cache(maxsize=16)
+def _namings(expected: tuple[int, ...], dice: int) -> np.ndarray:
+    """Every distinct way to give ``dice`` dice different places of ``expected`` (colours as
+    indices, the whites' index twice), sorted: ``(namings, dice)``. A roll has at most six dice
+    and a few sets of removed dice, so each table is built once."""
+    return np.array(sorted(set(itertools.permutations(expected, dice))), dtype=np.intp)
