@@ -26,6 +26,7 @@ import numpy as np
 from pi_reader.vision import colour, quality
 from pi_reader.vision.finding import found_dice
 from pi_reader.vision.output_files import write_atomically
+from pi_reader.vision.shrinking import averaged_to
 from pi_reader.vision.stages import Stages, default_stages
 from pi_reader.vision.types import DIE_COLOURS, WHITE, WHITE_DICE, expected_colours, int_box
 
@@ -213,7 +214,7 @@ def empty_tray_grid(frame: np.ndarray, boxes: list[tuple[int, int, int, int]]
     cell round them, for their shadows) filled in from the tray around them."""
     height, width = frame.shape[:2]
     rows = max(1, round(TRAY_GRID_COLUMNS * height / width))
-    small = cv2.resize(frame, (TRAY_GRID_COLUMNS, rows), interpolation=cv2.INTER_AREA)
+    small = averaged_to(frame, TRAY_GRID_COLUMNS, rows)
     mask = np.zeros((rows, TRAY_GRID_COLUMNS), np.uint8)
     sx, sy = TRAY_GRID_COLUMNS / width, rows / height
     for x, y, w, h in boxes:

@@ -21,10 +21,10 @@ are left to the reader's own problems).
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
 from pi_reader.vision.calibration import Calibration
+from pi_reader.vision.shrinking import averaged_to
 from pi_reader.vision.types import Problem, ProblemKind
 
 # A cell's chroma (log-ratio units, about a tenth of a hue step) moved by more than this...
@@ -61,8 +61,7 @@ def moved_tray_share(frame: np.ndarray, background: np.ndarray) -> float:
     averaged down to the same grid (as quality.newly_clipped_fraction does).
     """
     rows, cols = background.shape[:2]
-    step = max(1, min(frame.shape[0] // (4 * rows), frame.shape[1] // (4 * cols)))
-    now = cv2.resize(frame[::step, ::step], (cols, rows), interpolation=cv2.INTER_AREA)
+    now = averaged_to(frame, cols, rows)
     change = _chroma(now.astype(np.float32)) - _chroma(background.astype(np.float32))
     change -= np.median(change.reshape(-1, 2), axis=0)  # a white-balance change moves all alike
     distance = np.hypot(change[..., 0], change[..., 1])

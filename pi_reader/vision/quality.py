@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from pi_reader.vision.shrinking import blocks_averaged
+from pi_reader.vision.shrinking import averaged_to, blocks_averaged
 from pi_reader.vision.types import WHITE, Box, Problem, ProblemKind
 
 # The brightest 0.5 % of the frame must reach this level out of 255.
@@ -138,8 +138,7 @@ def newly_clipped_fraction(frame: np.ndarray, background: np.ndarray) -> float:
     (a white tray under a bright lamp) does not count: only a change of exposure does.
     """
     rows, cols = background.shape[:2]
-    step = max(1, min(frame.shape[0] // (4 * rows), frame.shape[1] // (4 * cols)))
-    now = cv2.resize(frame[::step, ::step], (cols, rows), interpolation=cv2.INTER_AREA)
+    now = averaged_to(frame, cols, rows)
     was_unclipped = background.max(axis=2) < CLIPPED
     if not np.any(was_unclipped):
         return 0.0
