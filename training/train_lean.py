@@ -225,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         limits = scene_limits(args.generated, args.scenes)
         generated = [open_set(args.datasets, str(folder)) for folder in args.generated]
+        real_sets = [open_set(args.datasets, name) for name in REAL_SETS]
     except ValueError as error:
         parser.error(str(error))
     runs.seed_everything(args)
@@ -238,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
         train_dice += gauged_dice(train_frames[folder.name], placed)
         valid[folder.name] = gauged_dice(load_frames(recorded, "validation", scenes=limit),
                                          placed)
-    real = {name: load_frames(open_set(args.datasets, name), "validation") for name in REAL_SETS}
+    real = {name: load_frames(recorded, "validation")
+            for name, recorded in zip(REAL_SETS, real_sets, strict=True)}
     cocked = sum(d.lean_deg > MAX_LEAN_DEG for d in train_dice)
     print(f"{len(train_dice)} dice, {cocked} cocked", flush=True)
     train(net, train_dice, args.steps, args.batch, args.lr, random.Random(args.seed))
