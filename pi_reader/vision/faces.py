@@ -165,8 +165,11 @@ def _square(frame_bgr: np.ndarray, left: int, top: int, side: int) -> np.ndarray
 def network_input(patches: list[np.ndarray]) -> np.ndarray:
     """Patches as the net takes them: float NCHW, each standardised by its own mean colour and
     contrast, so the lamp's colour and the exposure are mostly gone before the net sees them."""
-    data = np.stack(patches).astype(np.float32)
-    data -= data.reshape(len(patches), -1, 3).mean(axis=1)[:, None, None, :]
-    spread = data.reshape(len(patches), -1).std(axis=1)
+    count = len(patches)
+    # Channels first before the arithmetic: each channel's mean is then over a contiguous run,
+    # which numpy sums at twice the speed of a strided one.
+    data = np.ascontiguousarray(np.stack(patches).transpose(0, 3, 1, 2), dtype=np.float32)
+    data -= data.reshape(count, 3, -1).mean(axis=2)[:, :, None, None]
+    spread = data.reshape(count, -1).std(axis=1)
     data /= np.maximum(spread, MIN_PATCH_SPREAD)[:, None, None, None]
-    return np.ascontiguousarray(data.transpose(0, 3, 1, 2))
+    return data
