@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from pi_reader.rules import COLOURS, Colour
+from pi_reader.vision.channels import brightest_channel, darkest_channel
 from pi_reader.vision.types import UNKNOWN_COLOUR, WHITE, Box
 
 Chroma = tuple[float, float]  # (log R/G, log B/G)
@@ -81,7 +82,7 @@ def tray_chroma(frame: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> Ch
             False
         )
     pixels = sample[keep]
-    brightest = pixels.max(axis=1) if len(pixels) else np.zeros(0)
+    brightest = brightest_channel(pixels) if len(pixels) else np.zeros(0)
     usable = pixels[(brightest < _CLIPPED) & (brightest > 8)]
     if len(usable) < 16:
         usable = pixels if len(pixels) else frame.reshape(-1, 3)
@@ -184,12 +185,12 @@ def die_colour_pixels(patch: np.ndarray, mask: np.ndarray | None, tray: Chroma) 
     if len(pixels) == 0:
         return ColourPixels(np.zeros((1, 2), dtype=np.float32), np.zeros(1, dtype=np.float32))
     middle = _middle_of(mask)[mask]
-    brightest = pixels.max(axis=1).astype(np.float32)
+    brightest = brightest_channel(pixels).astype(np.float32)
     k = int(0.9 * (len(brightest) - 1))
     bright_level = float(np.partition(brightest, k)[k])
     # A pixel with one or two channels clipped still shows which way its hue lies (a bright
     # yellow is 255, 255, 140); only a pixel clipped in all three has lost its colour.
-    keep = (pixels.min(axis=1) < _CLIPPED) & (brightest >= _DARK_FRACTION * bright_level)
+    keep = (darkest_channel(pixels) < _CLIPPED) & (brightest >= _DARK_FRACTION * bright_level)
     if np.count_nonzero(keep) < 8:
         keep = np.ones(len(pixels), dtype=bool)
     level, middle = brightest[keep], middle[keep]

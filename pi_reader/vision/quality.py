@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from pi_reader.vision.channels import brightest_channel, darkest_channel
 from pi_reader.vision.shrinking import averaged_to, blocks_averaged
 from pi_reader.vision.types import WHITE, Box, Problem, ProblemKind
 
@@ -64,7 +65,7 @@ def blown_fraction(patch: np.ndarray) -> float:
     """The fraction of a BGR patch clipped white in all three channels."""
     if patch.size == 0:
         return 0.0
-    return float(np.mean(patch.min(axis=2) >= CLIPPED))
+    return float(np.mean(darkest_channel(patch) >= CLIPPED))
 
 
 def face_washed_out(frame: np.ndarray, box: Box) -> bool:
@@ -139,10 +140,10 @@ def newly_clipped_fraction(frame: np.ndarray, background: np.ndarray) -> float:
     """
     rows, cols = background.shape[:2]
     now = averaged_to(frame, cols, rows)
-    was_unclipped = background.max(axis=2) < CLIPPED
+    was_unclipped = brightest_channel(background) < CLIPPED
     if not np.any(was_unclipped):
         return 0.0
-    clipped_now = now.min(axis=2) >= CLIPPED
+    clipped_now = darkest_channel(now) >= CLIPPED
     return float(np.mean(clipped_now[was_unclipped]))
 
 
