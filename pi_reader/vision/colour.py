@@ -535,4 +535,6 @@ def _namings(expected: tuple[int, ...], dice: int) -> np.ndarray:
     """Every distinct way to give ``dice`` dice different places of ``expected`` (colours as
     indices, the whites' index twice), sorted: ``(namings, dice)``. A roll has at most six dice
     and a few sets of removed dice, so each table is built once."""
-    return np.array(sorted(set(itertools.permutations(expected, dice))), dtype=np.intp)
+    table = np.array(sorted(set(itertools.permutations(expected, dice))), dtype=np.intp)
+    table.flags.writeable = False  # shared by every later call
+    return table
