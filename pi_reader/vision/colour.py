@@ -245,14 +245,18 @@ def _strongest_chromas(relative: np.ndarray, white_points: np.ndarray) -> np.nda
     tray, lie far from the white point in the tray's direction, and taken as the die's colour
     they turned a calibration's red, yellow and green one place round the hue circle.
     """
-    balanced = relative[None, :, :] - white_points[:, None, :]
-    from_tray = np.hypot(relative[:, 0], relative[:, 1])
-    strength = np.minimum(np.hypot(balanced[..., 0], balanced[..., 1]), from_tray[None, :])
+    # Squared distances rank the pixels as the distances do, without a square root per pixel
+    # and white point; the chosen pixels' mean is balanced once, after the gather.
+    pixels = relative.astype(np.float64)
+    across = pixels[None, :, 0] - white_points[:, 0, None]
+    down = pixels[None, :, 1] - white_points[:, 1, None]
+    from_tray = pixels[:, 0] ** 2 + pixels[:, 1] ** 2
+    strength = np.minimum(across * across + down * down, from_tray[None, :])
     count = strength.shape[1]
     keep = max(1, int(count * _RIM_SHARE))
     strongest = np.argpartition(strength, count - keep, axis=1)[:, -keep:]
-    chosen = np.take_along_axis(balanced, strongest[..., None], axis=1)
-    return np.asarray(chosen.mean(axis=1), dtype=np.float64)
+    means: np.ndarray = pixels[strongest].mean(axis=1) - white_points
+    return means
 
 
 # How far the four hues may turn together from their nominal places: a white point a little off
