@@ -13,6 +13,7 @@ cocked dice are drawn for a share of each batch, since a tray rarely leaves one.
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import random
@@ -39,8 +40,8 @@ from training.train_faces import BOX_SCALE, BOX_SHIFT, box_sides, conv, jittered
 CROP_OF_BOX = 3.0  # a training crop's side in boxes: room for any turn, shift and scale drawn
 BOX_IN_CROP = 64.0  # the box's longer side in crop pixels
 CROP_PX = round(CROP_OF_BOX * BOX_IN_CROP)
-COCKED_SHARE = 0.25  # of each batch, drawn from the cocked dice
-LEAN_WEIGHT = 4.0  # the lean's loss against the corners' (both in patch sides)
+COCKED_SHARE = 0.25  # of each batch, drawn from the cocked dice (by default; --cocked-share)
+LEAN_WEIGHT = 4.0  # the lean's loss against the corners' (patch sides; --lean-weight)
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ def target(corners: np.ndarray, lean_deg: float, box: faces.Box) -> np.ndarray:
 ORDERS = [[(start + step * k) % 4 for k in range(4)] for start in range(4) for step in (1, -1)]
 
 
-def loss_of(out: torch.Tensor, want: torch.Tensor) -> torch.Tensor:
+def loss_of(out: torch.Tensor, want: torch.Tensor, lean_weight: float) -> torch.Tensor:
     """Corner error under the best order of the wanted corners, plus the lean's error."""
     got = out[:, :8].reshape(-1, 4, 2)
     corners = want[:, :8].reshape(-1, 4, 2)
@@ -145,26 +146,27 @@ def loss_of(out: torch.Tensor, want: torch.Tensor) -> torch.Tensor:
                              for order in ORDERS], dim=1)
     corner_loss = per_order.min(dim=1).values.mean()
     lean_loss = nn.functional.smooth_l1_loss(out[:, 8], want[:, 8], beta=0.02)
-    return corner_loss + LEAN_WEIGHT * lean_loss
+    return corner_loss + lean_weight * lean_loss
 
 
-def train(net: LeanNet, dice: list[GaugedDie], steps: int, batch: int, lr: float,
+def train(net: LeanNet, dice: list[GaugedDie], args: argparse.Namespace,
           rng: random.Random) -> None:
-    """``steps`` of AdamW on a warmed-up cosine schedule, COCKED_SHARE of each batch cocked."""
+    """``args.steps`` of AdamW on a warmed-up cosine schedule, ``args.cocked_share`` of each
+    batch cocked."""
     cocked = [d for d in dice if d.lean_deg > MAX_LEAN_DEG]
     flat = [d for d in dice if d.lean_deg <= MAX_LEAN_DEG]
     net.train()
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
 
     def step_loss() -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
-        drawn = [draw(rng.choice(cocked if cocked and rng.random() < COCKED_SHARE else flat), rng)
-                 for _ in range(batch)]
+        drawn = [draw(rng.choice(cocked if cocked and rng.random() < args.cocked_share
+                                 else flat), rng) for _ in range(args.batch)]
         x = torch.from_numpy(faces.network_input([p for p, _ in drawn]))
         y = torch.from_numpy(np.stack([t for _, t in drawn]))
-        loss = loss_of(net(x), y)
+        loss = loss_of(net(x), y, args.lean_weight)
         return loss, {"loss": loss}
 
-    runs.optimise(opt, lr, steps, step_loss)
+    runs.optimise(opt, args.lr, args.steps, step_loss)
 
 
 def export(net: nn.Module, out: Path) -> None:
@@ -211,6 +213,10 @@ def _spread(got: list[lean.Lean]) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = runs.parser_for(__doc__.split("\n\n")[0], steps=4000, batch=128,
                              model_file=lean.MODEL_FILE)
+    parser.add_argument("--cocked-share", type=float, default=COCKED_SHARE,
+                        help="the share of each batch drawn from the cocked dice")
+    parser.add_argument("--lean-weight", type=float, default=LEAN_WEIGHT,
+                        help="the lean's loss against the corners'")
     parser.add_argument("--init-from", type=Path,
                         help="an exported gauge to go on training from (its card names what it "
                              "learnt before)")
@@ -241,9 +247,12 @@ def main(argv: list[str] | None = None) -> int:
                                          placed)
     real = {name: load_frames(recorded, "validation")
             for name, recorded in zip(REAL_SETS, real_sets, strict=True)}
+    if not train_dice:
+        parser.error("the generated sets hold no training dice in the scenes asked for "
+                     "(their train split, within --scenes)")
     cocked = sum(d.lean_deg > MAX_LEAN_DEG for d in train_dice)
     print(f"{len(train_dice)} dice, {cocked} cocked", flush=True)
-    train(net, train_dice, args.steps, args.batch, args.lr, random.Random(args.seed))
+    train(net, train_dice, args, random.Random(args.seed))
     run = runs.Run("train_lean.py", given, args, train_frames, {},
                    {f.name: n for f, n in zip(args.generated, limits, strict=True)}, started)
     runs.finish(run, net, export, lambda: {
@@ -256,7 +265,8 @@ def main(argv: list[str] | None = None) -> int:
                       {"model": str(args.init_from), "sha256": runs.sha256(args.init_from)}),
         "augmentation": {"box_shift_of_side": BOX_SHIFT, "box_scale": BOX_SCALE,
                          "turn": "any angle, mirror (50 %)", "camera": "see recolour",
-                         "cocked_share": COCKED_SHARE},
+                         "cocked_share": args.cocked_share},
+        "lean_weight": args.lean_weight,
         "validation_on_label_boxes": validate(args.out, valid, real),
     }, {"dice": len(train_dice), "cocked": cocked, "cocked_above_deg": MAX_LEAN_DEG})
     return 0
