@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from pi_reader.vision.calibration import Calibration
-from pi_reader.vision.shrinking import averaged_to
+from pi_reader.vision.tray_grid import TrayView
 from pi_reader.vision.types import Problem, ProblemKind
 
 # A cell's chroma (log-ratio units, about a tenth of a hue step) moved by more than this...
@@ -34,8 +34,10 @@ MOVED_SHARE = 0.35
 RECALIBRATE = "calibrate again with the tray and camera as they are now (pi-reader calibrate)"
 
 
-def calibration_mismatch(frame: np.ndarray, calibration: Calibration) -> Problem | None:
-    """The problem that the frame does not fit ``calibration`` (size or tray), or None."""
+def calibration_mismatch(frame: np.ndarray, calibration: Calibration,
+                         tray: TrayView) -> Problem | None:
+    """The problem that the frame does not fit ``calibration`` (size or tray), or None;
+    ``tray`` is the frame on the calibration's tray grid."""
     height, width = frame.shape[:2]
     expected_width, expected_height = calibration.frame_size
     if (width, height) != (expected_width, expected_height):
@@ -44,7 +46,7 @@ def calibration_mismatch(frame: np.ndarray, calibration: Calibration) -> Problem
             f"the frame is {width}x{height} pixels but the calibration was made on "
             f"{expected_width}x{expected_height} frames; {RECALIBRATE}",
         )
-    moved = moved_tray_share(frame, calibration.background_grid)
+    moved = moved_tray_share(tray)
     if moved >= MOVED_SHARE:
         return Problem(
             ProblemKind.CALIBRATION_MISMATCH,
@@ -54,15 +56,9 @@ def calibration_mismatch(frame: np.ndarray, calibration: Calibration) -> Problem
     return None
 
 
-def moved_tray_share(frame: np.ndarray, background: np.ndarray) -> float:
-    """The share of grid cells whose chroma moved by more than MOVED_CHROMA since calibration.
-
-    ``background`` is the calibrated empty tray on its grid (rows x cols x BGR); the frame is
-    averaged down to the same grid (as quality.newly_clipped_fraction does).
-    """
-    rows, cols = background.shape[:2]
-    now = averaged_to(frame, cols, rows)
-    change = _chroma(now.astype(np.float32)) - _chroma(background.astype(np.float32))
+def moved_tray_share(tray: TrayView) -> float:
+    """The share of grid cells whose chroma moved by more than MOVED_CHROMA since calibration."""
+    change = _chroma(tray.now.astype(np.float32)) - _chroma(tray.calibrated.astype(np.float32))
     change -= np.median(change.reshape(-1, 2), axis=0)  # a white-balance change moves all alike
     distance = np.hypot(change[..., 0], change[..., 1])
     return float(np.mean(distance > MOVED_CHROMA))

@@ -23,7 +23,8 @@ import cv2
 import numpy as np
 
 from pi_reader.vision.channels import brightest_channel, darkest_channel
-from pi_reader.vision.shrinking import averaged_to, blocks_averaged
+from pi_reader.vision.shrinking import blocks_averaged
+from pi_reader.vision.tray_grid import TrayView
 from pi_reader.vision.types import WHITE, Box, Problem, ProblemKind
 
 # The brightest 0.5 % of the frame must reach this level out of 255.
@@ -131,19 +132,16 @@ def _small_crop(frame: np.ndarray, box: Box) -> tuple[np.ndarray, float]:
     return blocks_averaged(patch, k), 1.0 / k
 
 
-def newly_clipped_fraction(frame: np.ndarray, background: np.ndarray) -> float:
+def newly_clipped_fraction(tray: TrayView) -> float:
     """The share of the tray, unclipped at calibration, that is now clipped white.
 
-    ``background`` is the calibration's empty-tray colour on a coarse grid (rows x cols x BGR);
-    the frame is averaged down to the same grid. A tray that was already clipped at calibration
-    (a white tray under a bright lamp) does not count: only a change of exposure does.
+    A tray that was already clipped at calibration (a white tray under a bright lamp) does not
+    count: only a change of exposure does.
     """
-    rows, cols = background.shape[:2]
-    now = averaged_to(frame, cols, rows)
-    was_unclipped = brightest_channel(background) < CLIPPED
+    was_unclipped = brightest_channel(tray.calibrated) < CLIPPED
     if not np.any(was_unclipped):
         return 0.0
-    clipped_now = darkest_channel(now) >= CLIPPED
+    clipped_now = darkest_channel(tray.now) >= CLIPPED
     return float(np.mean(clipped_now[was_unclipped]))
 
 
@@ -152,13 +150,14 @@ def assess(
     boxes: Sequence[Box],
     die_side_px: float | None,
     colours: Sequence[str] | None = None,
-    background: np.ndarray | None = None,
+    tray: TrayView | None = None,
 ) -> list[Problem]:
     """The exposure and focus problems of a frame, given the dice found in it.
 
     ``colours`` (one per box, when known) lets the white dice be left out of the exposure check;
-    ``background`` (the calibrated empty tray, see newly_clipped_fraction) lets a tray clipped
-    since calibration count as overexposure even when the dice found are not blown out.
+    ``tray`` (the calibrated empty tray beside the frame's, see newly_clipped_fraction) lets a
+    tray clipped since calibration count as overexposure even when the dice found are not blown
+    out.
     """
     problems: list[Problem] = []
     level = brightness_level(frame)
@@ -183,8 +182,8 @@ def assess(
         clipped = blown_fraction(frame[::step, ::step])
         overexposed = clipped >= BLOWN_FRAME_FRACTION
         detail = f"{clipped:.0%} of the frame is clipped white"
-    if not overexposed and background is not None:
-        newly = newly_clipped_fraction(frame, background)
+    if not overexposed and tray is not None:
+        newly = newly_clipped_fraction(tray)
         overexposed = newly >= NEWLY_CLIPPED_TRAY
         detail = f"{newly:.0%} of the tray is clipped white since calibration"
     if overexposed:

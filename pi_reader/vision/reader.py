@@ -27,6 +27,7 @@ from pi_reader.vision.detector import Detection
 from pi_reader.vision.faces import FaceReading
 from pi_reader.vision.finding import found_dice, trusted_reading
 from pi_reader.vision.stages import Stages, default_stages
+from pi_reader.vision.tray_grid import TrayView
 from pi_reader.vision.types import (
     DIE_COLOURS,
     UNKNOWN_COLOUR,
@@ -75,8 +76,10 @@ def read_roll(
     if unknown:
         names = tuple(colour.value for colour in COLOURS)
         raise ValueError(f"removed dice must be among {names}, got {sorted(unknown)}")
+    tray = None  # the tray on the calibration's grid, for the mismatch and the exposure
     if calibration is not None:
-        mismatch = calibration_mismatch(frame_bgr, calibration)
+        tray = TrayView.of(frame_bgr, calibration.background_grid)
+        mismatch = calibration_mismatch(frame_bgr, calibration, tray)
         if mismatch is not None:
             return RollReading(dice=(), problems=(mismatch,))
     stages = stages or default_stages()
@@ -89,7 +92,7 @@ def read_roll(
         [d.box for d in dice],
         calibration.die_side_px if calibration else None,
         [d.colour for d in dice],
-        calibration.background_grid if calibration else None,
+        tray,
     )
     problems += _die_problems(frame_bgr, dice_found, leaning, dice, calibration)
     if calibration is not None:

@@ -12,6 +12,7 @@ import pytest
 
 from pi_reader.vision.calibration_fit import MOVED_SHARE, moved_tray_share
 from pi_reader.vision.reader import read_roll
+from pi_reader.vision.tray_grid import TrayView
 from pi_reader.vision.types import ProblemKind
 
 from .reader_doubles import label_calibration
@@ -74,6 +75,7 @@ def test_its_own_tray_under_another_light_or_a_shadow_still_fits(
     datasets_dir, calibrations, change, image
 ):
     edited = change(frame(datasets_dir, image))
-    assert moved_tray_share(edited, calibrations["s00"].background_grid) < MOVED_SHARE / 3
+    tray = TrayView.of(edited, calibrations["s00"].background_grid)
+    assert moved_tray_share(tray) < MOVED_SHARE / 3
     reading = read_roll(edited, calibrations["s00"])
     assert ProblemKind.CALIBRATION_MISMATCH not in {p.kind for p in reading.problems}

@@ -28,6 +28,7 @@ from pi_reader.vision.images import load_frame
 from pi_reader.vision.recorded import LabelledFrame
 from pi_reader.vision.scoring import score_frame
 from pi_reader.vision.stages import default_stages
+from pi_reader.vision.tray_grid import TrayView
 from pi_reader.vision.types import ProblemKind, int_box
 from training.splits import select, shared_set
 
@@ -171,7 +172,8 @@ def test_a_tray_is_another_from_35_percent_of_it_changed(moved, mismatch):
     frame[:, : round(1024 * moved)] = (150, 60, 160)  # another colour over a share of it
     calibration = Calibration(40.0, {}, (1024, 768),
                               tuple(tuple(tuple(int(v) for v in c) for c in row) for row in tray))
-    problem = calibration_fit.calibration_mismatch(frame, calibration)
+    problem = calibration_fit.calibration_mismatch(
+        frame, calibration, TrayView.of(frame, calibration.background_grid))
     assert (problem is not None) is mismatch
 
 

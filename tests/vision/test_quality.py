@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from pi_reader.vision import quality
+from pi_reader.vision.tray_grid import TrayView
 from pi_reader.vision.types import ProblemKind
 
 from .reader_frames import labelled, pixels, recorded
@@ -72,8 +73,9 @@ def test_only_tray_clipped_since_calibration_counts_as_overexposure():
     white = np.full((60, 80, 3), 255, np.uint8)
     grey_tray = np.full((6, 8, 3), 120.0, np.float32)
     white_tray = np.full((6, 8, 3), 252.0, np.float32)
-    assert quality.newly_clipped_fraction(white, grey_tray) == 1.0
-    assert quality.newly_clipped_fraction(white, white_tray) == 0.0
-    problems = quality.assess(white, [(10, 10, 20, 20)], None, ["white"], grey_tray)
+    assert quality.newly_clipped_fraction(TrayView.of(white, grey_tray)) == 1.0
+    assert quality.newly_clipped_fraction(TrayView.of(white, white_tray)) == 0.0
+    problems = quality.assess(white, [(10, 10, 20, 20)], None, ["white"],
+                              TrayView.of(white, grey_tray))
     assert [p.kind for p in problems] == [ProblemKind.OVEREXPOSED]
     assert "since calibration" in problems[0].message
