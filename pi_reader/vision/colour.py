@@ -146,7 +146,12 @@ class DiceChroma:
 
     tray: Chroma
     pixels: list[ColourPixels]
-    relative: list[np.ndarray]
+
+    @cached_property
+    def relative(self) -> list[np.ndarray]:
+        """Each die's chroma brightest first: sorted only when asked, since naming six dice
+        wants the order and a calibrated read's colour models do not."""
+        return [p.ordered() for p in self.pixels]
 
     def named_as_six(self) -> SixDiceNaming:
         """The dice named as the six Qwixx dice (name_six_dice), clipped pixels last."""
@@ -157,7 +162,7 @@ def dice_chroma(frame: np.ndarray, boxes: list[Box]) -> DiceChroma:
     """The tray's and every die's chroma in the frame, the dice in ``boxes``."""
     tray = tray_chroma(frame, boxes)
     pixels = [die_colour_pixels(*die_pixels(frame, box), tray) for box in boxes]
-    return DiceChroma(tray, pixels, [p.ordered() for p in pixels])
+    return DiceChroma(tray, pixels)
 
 
 def die_pixel_chroma(

@@ -162,19 +162,18 @@ def _name_colours(
     (see colour.name_jointly), then each on its own when that does not fit. Six dice without a
     calibration are named as at calibration.
     """
-    relative, tray = chroma.relative, chroma.tray
     if calibration is not None:
-        scores = [colour.likelihoods(r, calibration.colour_models) for r in relative]
+        scores = [colour.likelihoods(p.chroma, calibration.colour_models) for p in chroma.pixels]
         names = colour.name_jointly(scores, expected) if expected else None
         if names is None:
             names = [max(s, key=s.__getitem__) for s in scores]
         return names, [colour.margin_confidence(s, n) for s, n in zip(scores, names, strict=True)]
-    if len(relative) == 6:
+    if len(chroma.pixels) == 6:
         # Six dice are probably a Qwixx roll: name them together, as calibration does.
         naming = chroma.named_as_six()
         if naming.cost <= MAX_NAMING_COST and naming.gap >= MIN_NAMING_GAP:
             return naming.names, [1.0] * 6
-    summaries = [colour.summary_chroma(r, tray) for r in relative]
+    summaries = [colour.summary_chroma(p.chroma, chroma.tray) for p in chroma.pixels]
     guesses = [colour.generic_colour(s) for s in summaries]
     return [n for n, _ in guesses], [1.0] * len(guesses)
 
