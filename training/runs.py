@@ -142,6 +142,11 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def init_from_card(path: Path | None) -> dict[str, str] | None:
+    """What a model card says of the exported network a run went on from (None: from scratch)."""
+    return None if path is None else {"model": str(path), "sha256": sha256(path)}
+
+
 def source_weights(sources: Sequence[str], real_share: dict[str, float]
                    ) -> tuple[list[str], list[float]]:
     """How often each source is drawn: each real set its share, the generated sets the rest

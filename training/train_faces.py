@@ -293,8 +293,7 @@ def main(argv: list[str] | None = None) -> int:
         "input_px": faces.INPUT_PX,
         "mined_with": str(args.mine_with) if args.mine_with else None,
         "init_from": (None if args.init_from is None else
-                      {"model": str(args.init_from), "sha256": runs.sha256(args.init_from),
-                       "head_only": args.head_only}),
+                      runs.init_from_card(args.init_from) | {"head_only": args.head_only}),
         "augmentation": {"box_shift_of_side": BOX_SHIFT, "box_scale": BOX_SCALE,
                          "turn": "any angle (70 %), mirror (50 %)", "camera": "see recolour"},
         "validation_on_label_boxes": validate(args.out, run.valid_frames),

@@ -224,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(given)
     if not args.generated:
         parser.error("the gauge learns from generated scenes: give --generated")
+    runs.seed_everything(args)  # before a fresh net draws its first weights
     try:
         net = from_onnx(args.init_from) if args.init_from else LeanNet()
     except (ValueError, OSError) as error:
@@ -234,7 +235,6 @@ def main(argv: list[str] | None = None) -> int:
         real_sets = [open_set(args.datasets, name) for name in REAL_SETS]
     except ValueError as error:
         parser.error(str(error))
-    runs.seed_everything(args)
     started = time.time()
     train_frames: dict[str, list[Frame]] = {}
     valid: dict[str, list[GaugedDie]] = {}
@@ -261,8 +261,7 @@ def main(argv: list[str] | None = None) -> int:
                 "longer side",
         "input_px": lean.INPUT_PX,
         "patch_of_box": lean.PATCH_OF_BOX,
-        "init_from": (None if args.init_from is None else
-                      {"model": str(args.init_from), "sha256": runs.sha256(args.init_from)}),
+        "init_from": runs.init_from_card(args.init_from),
         "augmentation": {"box_shift_of_side": BOX_SHIFT, "box_scale": BOX_SCALE,
                          "turn": "any angle, mirror (50 %)", "camera": "see recolour",
                          "cocked_share": args.cocked_share},
