@@ -1,5 +1,6 @@
-"""The lean gauge: the top face's squareness, the patch it cuts, and what the shipped network
-answers for flat dice and for a die made to lean."""
+"""The lean gauge: the top face's squareness, the patch it cuts, the turns a leaning die is
+gauged from again, and what the shipped network answers for flat dice and for a die made to
+lean."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pi_reader.vision import lean, weights
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.lean import Lean, LeanGauge
 from pi_reader.vision.reader import COCKED_LEAN_DEG
+from training.choose_lean import LEAN_DEGS
 
 from .reader_frames import labelled
 
@@ -71,3 +73,69 @@ def test_the_shipped_gauge_sees_the_dice_of_a_rendered_roll_lie_flat(datasets_di
         x, y, w, h = die.box
         centre = np.mean(g.corners, axis=0)
         assert x <= centre[0] <= x + w and y <= centre[1] <= y + h
+
+
+class CornerNetwork:
+    """A stand-in gauge network: a patch whose top-left corner is bright leans ``marked_deg``,
+    any other ``plain_deg``. It records how many patches each pass asked about."""
+
+    def __init__(self, marked_deg: float, plain_deg: float) -> None:
+        self.marked, self.plain = (math.sin(math.radians(d)) for d in (marked_deg, plain_deg))
+        self.passes: list[int] = []
+
+    def forward(self, blob: np.ndarray) -> np.ndarray:
+        self.passes.append(len(blob))
+        out = np.zeros((len(blob), lean.OUTPUTS), np.float32)
+        corner_bright = blob[:, :, :4, :4].mean(axis=(1, 2, 3)) > blob.mean(axis=(1, 2, 3))
+        out[:, 8] = np.where(corner_bright, self.marked, self.plain)
+        return out
+
+
+def gauge_with(network: CornerNetwork) -> LeanGauge:
+    gauge = LeanGauge.__new__(LeanGauge)
+    gauge.network = network  # type: ignore[assignment]
+    return gauge
+
+
+def marked_frame() -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A frame with one box whose patch, as cut, has a bright top-left corner."""
+    frame = np.full((100, 100, 3), 40, np.uint8)
+    box = (30.0, 30.0, 20.0, 20.0)
+    cx, cy, side = lean.patch_square(box)
+    left, top = round(cx - side / 2), round(cy - side / 2)
+    frame[top:top + 4, left:left + 4] = 255
+    return frame, box
+
+
+def test_a_die_that_leans_in_one_turn_only_is_gauged_by_the_mean_over_its_four_turns():
+    # A neighbour's side face seen as the die's own leans the patch as cut, not its turns.
+    network = CornerNetwork(marked_deg=20.0, plain_deg=2.0)
+    frame, box = marked_frame()
+    (found,) = gauge_with(network).gauge(frame, [box])
+    assert found.lean_deg == pytest.approx((20.0 + 3 * 2.0) / 4, abs=1e-3)
+    assert found.lean_deg < COCKED_LEAN_DEG
+    assert network.passes == [1, len(lean.CLOSER_TURNS)]
+
+
+def test_a_die_leaning_in_every_turn_stays_cocked():
+    network = CornerNetwork(marked_deg=20.0, plain_deg=20.0)
+    frame, box = marked_frame()
+    (found,) = gauge_with(network).gauge(frame, [box])
+    assert found.lean_deg == pytest.approx(20.0, abs=1e-3)
+
+
+@pytest.mark.parametrize(("first_deg", "passes"), [
+    (lean.SURE_FLAT_DEG - 0.1, [1]),
+    (lean.SURE_FLAT_DEG + 0.1, [1, len(lean.CLOSER_TURNS)]),
+])
+def test_only_a_die_leaning_sure_flat_deg_or_more_is_turned(first_deg, passes):
+    network = CornerNetwork(marked_deg=first_deg, plain_deg=0.0)
+    frame, box = marked_frame()
+    gauge_with(network).gauge(frame, [box])
+    assert network.passes == passes
+
+
+def test_sure_flat_is_half_the_least_cut_the_reader_is_chosen_among():
+    # Under it no validation die's turns averaged up to a cut (lean.SURE_FLAT_DEG's comment);
+    # a larger one would leave a die leaning in its other turns gauged by one look.
+    assert min(LEAN_DEGS) / 2 == lean.SURE_FLAT_DEG
