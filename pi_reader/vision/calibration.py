@@ -24,7 +24,8 @@ import cv2
 import numpy as np
 
 from pi_reader.vision import colour, quality
-from pi_reader.vision.finding import found_dice
+from pi_reader.vision.detector import Detection
+from pi_reader.vision.finding import FoundDie, found_dice, trusted_value
 from pi_reader.vision.output_files import write_atomically
 from pi_reader.vision.shrinking import averaged_to
 from pi_reader.vision.stages import Stages, default_stages
@@ -231,6 +232,18 @@ def _light_problems(frame: np.ndarray) -> str:
     return "".join(f"; {problem.message}" for problem in problems)
 
 
+def _calibration_dice(found: list[FoundDie]) -> list[Detection]:
+    """The dice a calibration learns from. The six dice lie flat and apart, so each is read
+    surely; when more than six boxes are found, those whose face is not read surely (a faint
+    detection beside a die, a shadow) are left out, and the frame calibrates when that leaves
+    six. The naming that follows still has to find two whites and the four colours in them."""
+    if len(found) > EXPECTED_DICE:
+        sure = [d for d, face in found if trusted_value(face, calibrated=True) is not None]
+        if len(sure) == EXPECTED_DICE:
+            return sure
+    return [d for d, _ in found]
+
+
 def calibrate(frame: np.ndarray, stages: Stages | None = None, *,
               refuse_clipped_faces: bool = False) -> Calibration:
     """Learn a calibration from one frame of the six dice; refuses a frame it cannot trust.
@@ -242,7 +255,7 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None, *,
     ``refuse_clipped_faces`` to be told (ClippedFaces), since the die's pips would be lost in
     every roll where it lies in the same light.
     """
-    dice = [d for d, _ in found_dice(frame, stages or default_stages(), calibrating=True)]
+    dice = _calibration_dice(found_dice(frame, stages or default_stages(), calibrating=True))
     if len(dice) != EXPECTED_DICE:
         raise CalibrationError(
             f"found {len(dice)} dice, need exactly {EXPECTED_DICE} (two white, red, "

@@ -10,6 +10,7 @@ import pytest
 from pi_reader.vision import calibration as cal
 from pi_reader.vision import detector
 from pi_reader.vision.calibration import Calibration, CalibrationError, CameraSettings, calibrate
+from pi_reader.vision.faces import FaceReading
 from pi_reader.vision.types import DIE_COLOURS
 
 from .reader_doubles import NOT_A_DIE, label_stages, sure
@@ -99,6 +100,28 @@ def test_a_calibration_frame_is_seen_at_the_calibrated_peak_threshold(
             calibrate(pixels(frame), stages)
     else:
         assert set(calibrate(pixels(frame), stages).colour_models) == set(DIE_COLOURS)
+
+
+DOUBTFUL = FaceReading(2, 0.5, 0.3, True)  # a die the classifier is not sure of
+
+
+def test_a_seventh_box_not_read_surely_is_left_out_of_a_calibration(datasets_dir):
+    # A faint detection beside a die (a shadow, a reflection) among six dice read surely: the
+    # six are the dice, and the frame calibrates instead of "found 7 dice".
+    frame = labelled(datasets_dir, SET, "s00/calibration.jpg")
+    stages = label_stages(frame.dice, extra=[((5.0, 5.0, 40.0, 40.0), DOUBTFUL)])
+    learnt = calibrate(pixels(frame), stages)
+    assert set(learnt.colour_models) == set(DIE_COLOURS)
+
+
+@pytest.mark.parametrize("doubtful", [0, 5])
+def test_seven_boxes_of_which_not_six_are_read_surely_are_refused(datasets_dir, doubtful):
+    # With one of the six dice in doubt too, which box is no die cannot be told: refused.
+    frame = labelled(datasets_dir, SET, "s00/calibration.jpg")
+    stages = label_stages(frame.dice, faces={doubtful: DOUBTFUL},
+                          extra=[((5.0, 5.0, 40.0, 40.0), DOUBTFUL)])
+    with pytest.raises(CalibrationError, match="found 7 dice"):
+        calibrate(pixels(frame), stages)
 
 
 def test_calibration_refuses_six_dice_that_are_not_the_qwixx_colours(datasets_dir):
