@@ -109,8 +109,13 @@ class FaceClassifier:
         """Class probabilities (patches, turns, CLASS_COUNT) of each patch at each turn."""
         if not patches:
             return np.zeros((0, len(turns), CLASS_COUNT), np.float32)
-        views = [np.ascontiguousarray(np.rot90(p, k)) for p in patches for k in turns]
-        return self.probabilities(views).reshape(len(patches), len(turns), CLASS_COUNT)
+        return self.probabilities(turned(patches, turns)).reshape(len(patches), len(turns),
+                                                                  CLASS_COUNT)
+
+
+def turned(patches: list[np.ndarray], turns: tuple[int, ...]) -> list[np.ndarray]:
+    """Each patch at each of ``turns`` quarter turns, patch by patch, as a network takes them."""
+    return [np.ascontiguousarray(np.rot90(p, k)) for p in patches for k in turns]
 
 
 def _reading(per_view: np.ndarray) -> FaceReading:

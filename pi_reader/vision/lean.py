@@ -21,7 +21,14 @@ from pathlib import Path
 import numpy as np
 
 from pi_reader.vision import weights
-from pi_reader.vision.faces import Box, network_input, patch_side, square_corner, square_patch
+from pi_reader.vision.faces import (
+    Box,
+    network_input,
+    patch_side,
+    square_corner,
+    square_patch,
+    turned,
+)
 
 MODEL_FILE = "lean-gauge.onnx"
 INPUT_PX = 64
@@ -75,9 +82,8 @@ class LeanGauge:
         leans = [_lean(row, square) for row, square in zip(self._outputs(patches), squares,
                                                             strict=True)]
         doubtful = [k for k, found in enumerate(leans) if found.lean_deg >= SURE_FLAT_DEG]
-        turned = [np.ascontiguousarray(np.rot90(patches[k], turn))
-                  for k in doubtful for turn in CLOSER_TURNS]
-        per_die = _lean_deg(self._outputs(turned)).reshape(len(doubtful), len(CLOSER_TURNS))
+        views = turned([patches[k] for k in doubtful], CLOSER_TURNS)
+        per_die = _lean_deg(self._outputs(views)).reshape(len(doubtful), len(CLOSER_TURNS))
         for k, others in zip(doubtful, per_die, strict=True):
             mean = (leans[k].lean_deg + float(others.sum())) / (1 + len(CLOSER_TURNS))
             leans[k] = Lean(leans[k].corners, mean)
