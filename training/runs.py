@@ -132,7 +132,9 @@ def load_exported(net: nn.Module, path: Path, forward: Callable[[np.ndarray], An
     probe = np.random.default_rng(0).normal(size=(4, 3, input_px, input_px)).astype(np.float32)
     with torch.no_grad():
         ours = net(torch.from_numpy(probe)).numpy()
-    theirs = np.asarray(forward(probe)).reshape(ours.shape)
+    # One probe at a time: an exported detector takes a batch of one only.
+    theirs = np.concatenate([np.asarray(forward(probe[k:k + 1])) for k in range(len(probe))])
+    theirs = theirs.reshape(ours.shape)
     if not np.allclose(ours, theirs, atol=1e-3):
         raise ValueError(f"the net rebuilt from {path} does not answer as the file does")
 

@@ -40,24 +40,32 @@ STRIDE = detector.STRIDE
 REAL_SHARE = {"real-d6-overhead": 0.12, "real-d6-gamedice": 0.18, "real-d6-fisheye": 0.10}
 
 
-def conv(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, dilation, dilation, bias=False),
+def conv(cin: int, cout: int, stride: int = 1, dilation: int = 1, *, size: int = 3,
+         folded: bool = False) -> nn.Sequential:
+    """A conv, batch norm and ReLU; ``folded``: the conv holds the batch norm (as the ONNX
+    export leaves a trained network), for going on from a shipped detector."""
+    pad = dilation * (size // 2)
+    if folded:
+        return nn.Sequential(nn.Conv2d(cin, cout, size, stride, pad, dilation), nn.Identity(),
+                             nn.ReLU(inplace=True))
+    return nn.Sequential(nn.Conv2d(cin, cout, size, stride, pad, dilation, bias=False),
                          nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
 
 class CentreNet(nn.Module):
-    """Stride-4 maps (heat, log size, centre offset) from a stride-16 context path joined back."""
+    """Stride-4 maps (heat, log size, centre offset) from a stride-16 context path joined back.
+    ``folded``: built as the export leaves it, to go on from a shipped detector (from_onnx)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, folded: bool = False) -> None:
         super().__init__()
-        self.stem = nn.Sequential(conv(3, 16, 2), conv(16, 32, 2), conv(32, 32))
-        self.mid = nn.Sequential(conv(32, 48, 2), conv(48, 48))
-        self.deep = nn.Sequential(conv(48, 64, 2), conv(64, 64, dilation=2),
-                                  conv(64, 64, dilation=4))
-        self.up_mid = nn.Sequential(nn.Conv2d(112, 48, 1, bias=False), nn.BatchNorm2d(48),
-                                    nn.ReLU(inplace=True))
-        self.fuse = nn.Sequential(nn.Conv2d(80, 32, 1, bias=False), nn.BatchNorm2d(32),
-                                  nn.ReLU(inplace=True), conv(32, 32))
+        f = folded
+        self.stem = nn.Sequential(conv(3, 16, 2, folded=f), conv(16, 32, 2, folded=f),
+                                  conv(32, 32, folded=f))
+        self.mid = nn.Sequential(conv(32, 48, 2, folded=f), conv(48, 48, folded=f))
+        self.deep = nn.Sequential(conv(48, 64, 2, folded=f), conv(64, 64, dilation=2, folded=f),
+                                  conv(64, 64, dilation=4, folded=f))
+        self.up_mid = conv(112, 48, size=1, folded=f)
+        self.fuse = nn.Sequential(conv(80, 32, size=1, folded=f), conv(32, 32, folded=f))
         self.head = nn.Conv2d(32, 5, 1)
         with torch.no_grad():
             self.head.bias.zero_()
@@ -156,6 +164,15 @@ def targets(boxes: np.ndarray) -> tuple[np.ndarray, ...]:
         offset[:, iy, ix] = (gx - ix, gy - iy)
         mask[iy, ix] = 1.0
     return heat, size, offset, mask
+
+
+def from_onnx(path: Path) -> CentreNet:
+    """The detector exported to ``path`` as a CentreNet to train on from there (see
+    runs.load_exported). Raises ValueError when the file is no CentreNet."""
+    reference = detector.Detector(path)  # a missing or unreadable file says so here
+    net = CentreNet(folded=True)
+    runs.load_exported(net, path, reference.network.forward, VIEW)
+    return net
 
 
 def focal_loss(pred: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
@@ -262,15 +279,22 @@ def validate(model: Path, frames: dict[str, list[Frame]],
 def main(argv: list[str] | None = None) -> int:
     parser = runs.parser_for(__doc__.split("\n\n")[0], steps=12000, batch=16,
                              model_file=detector.MODEL_FILE)
+    parser.add_argument("--init-from", type=Path,
+                        help="an exported detector to go on training from (its card names "
+                             "what it learnt before)")
     run = runs.start("train_detector.py", parser, argv)
     args = run.args
-    net = CentreNet()
+    try:
+        net = from_onnx(args.init_from) if args.init_from else CentreNet()
+    except (ValueError, OSError) as error:
+        parser.error(str(error))
     train(net, Sampler(run.train_frames, random.Random(args.seed)), args.steps, args.batch,
           args.lr)
     runs.finish(run, net, export, lambda: {
         "what": "dice centre heatmap, log box size and centre offset at a quarter of the input; "
                 "fully convolutional, any input a multiple of 16 px",
         "view_px": VIEW, "trained_die_sides_px": detector.TRAINED_SIDES,
+        "init_from": runs.init_from_card(args.init_from),
         "validation": validate(args.out, run.valid_frames),
     }, {"source_shares": REAL_SHARE | {"generated": "the rest"}})
     return 0
