@@ -24,8 +24,9 @@ import time
 from pathlib import Path
 
 import numpy as np
-from result_file import add_json_option, emit
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/result_file.py
+from benchmarks.result_file import add_json_option, emit
 from pi_reader.appliance.catalogue import Catalogue
 from pi_reader.appliance.loop import Appliance, CameraRetry, FrameClock
 from pi_reader.appliance.recorded import MOTION_FRAMES, RecordedGame, Recording

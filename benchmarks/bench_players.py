@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
+from pathlib import Path
 
-from result_file import add_json_option, emit
-
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/result_file.py
+from benchmarks.result_file import add_json_option, emit
 from pi_reader.players import strategy
 from pi_reader.players.dice import SeededDice
 from pi_reader.players.evaluation import ValueModel
