@@ -24,6 +24,7 @@ from pathlib import Path
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import cv2
+import numpy as np
 
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.reader import read_roll
@@ -39,7 +40,7 @@ OUT_PX = 640
 COLUMNS = ["window (die sides)", "dice", "right", "wrong", "not found"]
 
 
-def read_alone(image, die: LabelledDie, window: float) -> int | bool | None:
+def read_alone(image: np.ndarray, die: LabelledDie, window: float) -> int | bool | None:
     """The value read for ``die`` cut out alone (None: refused), or False when it is not found."""
     side = window * max(die.box[2], die.box[3])
     cx, cy = die.centre

@@ -33,6 +33,7 @@ from pi_reader.appliance.recorded import MOTION_FRAMES, RecordedGame, Recording
 from pi_reader.appliance.table import Table
 from pi_reader.cli.run import load_reader
 from pi_reader.devices import FakeButtons, FakeCamera, FakeDisplay, FakeLeds, FakeSpeaker
+from pi_reader.vision.images import load_frame
 
 DEMO = Path(__file__).resolve().parent.parent / "tests" / "data" / "demo-game"
 IDLE_FRAMES = 300
@@ -109,9 +110,7 @@ def latency(state_dir: Path) -> list[float]:
 def idle_cpu(state_dir: Path) -> float:
     """Share of one core used per frame at 10 fps while still dice lie in the tray."""
     recording = Recording.load(DEMO)
-    import cv2
-
-    still = cv2.imread(str(recording.rolls[0].image))
+    still = load_frame(recording.rolls[0].image)
     noisy = [still.copy() for _ in range(4)]
     for n, frame in enumerate(noisy):  # a little sensor noise, as from a real camera
         noise = np.random.default_rng(n).integers(-2, 3, frame.shape, dtype=np.int16)

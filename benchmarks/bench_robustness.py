@@ -62,8 +62,11 @@ def _gamma(power: float) -> Callable[[np.ndarray], np.ndarray]:
 
 def _jpeg(quality: int) -> Callable[[np.ndarray], np.ndarray]:
     def apply(image: np.ndarray) -> np.ndarray:
-        _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        return cv2.imdecode(data, cv2.IMREAD_COLOR)
+        encoded, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if encoded else None
+        if decoded is None:
+            raise ValueError(f"the frame did not survive JPEG at quality {quality}")
+        return decoded
 
     return apply
 
@@ -133,8 +136,11 @@ CHANGES: dict[str, Change] = {
 
 
 def _scaled_labels(frame: LabelledFrame, factor: float) -> LabelledFrame:
-    return replace(frame, dice=tuple(
-        replace(die, box=tuple(v * factor for v in die.box)) for die in frame.dice))
+    def scaled(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        x, y, w, h = box
+        return x * factor, y * factor, w * factor, h * factor
+
+    return replace(frame, dice=tuple(replace(die, box=scaled(die.box)) for die in frame.dice))
 
 
 def run(set_dir: Path, change: Change, drift: bool = False) -> tuple[float, int, list[str]]:
