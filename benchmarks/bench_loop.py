@@ -33,6 +33,7 @@ from pi_reader.appliance.recorded import MOTION_FRAMES, RecordedGame, Recording
 from pi_reader.appliance.table import Table
 from pi_reader.cli.run import load_reader
 from pi_reader.devices import FakeButtons, FakeCamera, FakeDisplay, FakeLeds, FakeSpeaker
+from pi_reader.devices.camera import CameraBase
 from pi_reader.vision.images import load_frame
 
 DEMO = Path(__file__).resolve().parent.parent / "tests" / "data" / "demo-game"
@@ -53,14 +54,13 @@ class TimedSpeaker:
         """Nothing to release."""
 
 
-class TimedCamera:
+class TimedCamera(CameraBase):
     """Wraps a camera; notes when each frame was handed to the loop."""
 
     def __init__(self, camera: RecordedGame) -> None:
         self.camera = camera
         self.frames = 0
         self.captured_at: list[float] = []
-        self.supports_controls = False
 
     def start(self) -> None:
         self.camera.start()
@@ -82,7 +82,7 @@ def latency(state_dir: Path) -> list[float]:
     camera = TimedCamera(RecordedGame(recording, lambda action: buttons.press(action)))
     speaker = TimedSpeaker(camera)
     appliance = Appliance(
-        camera=camera,  # type: ignore[arg-type]
+        camera=camera,
         read_roll=load_reader(None, recording),
         table=Table.open(state_dir, "paper", ["ann", "bob"], new_game=True),
         catalogue=Catalogue.load("en"),

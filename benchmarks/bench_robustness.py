@@ -36,7 +36,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/result_file.py
 from benchmarks.result_file import add_json_option, emit
-from pi_reader.vision.calibration import CalibrationError, calibrate
+from pi_reader.vision.calibration import Calibration, CalibrationError, calibrate
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.reader import read_roll
 from pi_reader.vision.recorded import LabelledFrame, load_recorded_set, shared_sets_dir
@@ -149,7 +149,7 @@ def run(set_dir: Path, change: Change, drift: bool = False) -> tuple[float, int,
     recorded = load_recorded_set(set_dir)
     right = total = wrong = 0
     refused = []
-    calibrations: dict[str | None, object] = {}
+    calibrations: dict[str | None, Calibration | None] = {}
     for frame in recorded.rolls():
         if frame.scenario not in calibrations:
             cal_frame = None if change.reframe else recorded.calibration_for(frame.scenario)
@@ -166,7 +166,7 @@ def run(set_dir: Path, change: Change, drift: bool = False) -> tuple[float, int,
         labels = _scaled_labels(frame, change.scale)
         if change.reframe:
             image, labels = change.reframe(image, labels)
-        reading = read_roll(image, calibrations[frame.scenario], frame.removed)  # type: ignore[arg-type]
+        reading = read_roll(image, calibrations[frame.scenario], frame.removed)
         score = score_frame(labels, reading, 0.0)
         total += len(frame.dice)
         right += len(score.pairs) - len(score.wrong)

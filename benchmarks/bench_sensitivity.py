@@ -80,7 +80,7 @@ FIGURES = ("dice_right", "rolls_right", "silently_wrong_rolls", "refusal_rate", 
 
 def vision_modules() -> list[ModuleType]:
     """Every reader module, imported (so that the overrides reach their bindings)."""
-    folder = Path(importlib.import_module(VISION).__file__).parent  # type: ignore[arg-type]
+    folder = Path(inspect.getfile(importlib.import_module(VISION))).parent
     return [importlib.import_module(f"{VISION}.{p.stem}") for p in sorted(folder.glob("*.py"))
             if p.stem != "__init__"]
 

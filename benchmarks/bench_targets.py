@@ -506,8 +506,8 @@ def _round(value: float) -> float:
     return round(value, 1)
 
 
-def percent(value: object) -> str:
-    return "-" if value is None else f"{100 * float(value):.1f}%"  # type: ignore[arg-type]
+def percent(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
 
 
 if __name__ == "__main__":
