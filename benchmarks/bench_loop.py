@@ -24,14 +24,17 @@ import time
 from pathlib import Path
 
 import numpy as np
-from result_file import add_json_option, emit
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/result_file.py
+from benchmarks.result_file import add_json_option, emit
 from pi_reader.appliance.catalogue import Catalogue
 from pi_reader.appliance.loop import Appliance, CameraRetry, FrameClock
 from pi_reader.appliance.recorded import MOTION_FRAMES, RecordedGame, Recording
 from pi_reader.appliance.table import Table
 from pi_reader.cli.run import load_reader
 from pi_reader.devices import FakeButtons, FakeCamera, FakeDisplay, FakeLeds, FakeSpeaker
+from pi_reader.devices.camera import CameraBase
+from pi_reader.vision.images import load_frame
 
 DEMO = Path(__file__).resolve().parent.parent / "tests" / "data" / "demo-game"
 IDLE_FRAMES = 300
@@ -51,14 +54,13 @@ class TimedSpeaker:
         """Nothing to release."""
 
 
-class TimedCamera:
+class TimedCamera(CameraBase):
     """Wraps a camera; notes when each frame was handed to the loop."""
 
     def __init__(self, camera: RecordedGame) -> None:
         self.camera = camera
         self.frames = 0
         self.captured_at: list[float] = []
-        self.supports_controls = False
 
     def start(self) -> None:
         self.camera.start()
@@ -80,7 +82,7 @@ def latency(state_dir: Path) -> list[float]:
     camera = TimedCamera(RecordedGame(recording, lambda action: buttons.press(action)))
     speaker = TimedSpeaker(camera)
     appliance = Appliance(
-        camera=camera,  # type: ignore[arg-type]
+        camera=camera,
         read_roll=load_reader(None, recording),
         table=Table.open(state_dir, "paper", ["ann", "bob"], new_game=True),
         catalogue=Catalogue.load("en"),
@@ -108,9 +110,7 @@ def latency(state_dir: Path) -> list[float]:
 def idle_cpu(state_dir: Path) -> float:
     """Share of one core used per frame at 10 fps while still dice lie in the tray."""
     recording = Recording.load(DEMO)
-    import cv2
-
-    still = cv2.imread(str(recording.rolls[0].image))
+    still = load_frame(recording.rolls[0].image)
     noisy = [still.copy() for _ in range(4)]
     for n, frame in enumerate(noisy):  # a little sensor noise, as from a real camera
         noise = np.random.default_rng(n).integers(-2, 3, frame.shape, dtype=np.int16)

@@ -17,40 +17,45 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
 
-from result_file import add_json_option, emit
-
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/result_file.py
+from benchmarks.result_file import add_json_option, emit
 from pi_reader.players import strategy
 from pi_reader.players.dice import SeededDice
 from pi_reader.players.evaluation import ValueModel
-from pi_reader.players.match import solo_game, summarize, table_game
+from pi_reader.players.match import TableResult, solo_game, summarize, table_game
 from pi_reader.players.stats import mean_interval
 from pi_reader.rules import Action, Game
 
 SOLO_OPTIMUM = 116  # expected score of optimal solo play, published exact solver (rounded)
 SOLO_TARGET = 100  # the look-ahead's solo mean asked for
 DECISION_BUDGET_MS = 50  # per decision on this machine (200 ms on a Raspberry Pi 4)
+T = TypeVar("T")  # what one game of a series gives
 
 
 def _solo(name: str, seed: int, number: int) -> int:
     return solo_game(strategy(name), seed, number)
 
 
-def _table(names: tuple[str, ...], seed: int, number: int):
+def _table(names: tuple[str, ...], seed: int, number: int) -> TableResult:
     return table_game([strategy(n) for n in names], seed, number)
 
 
-def _map(function, games: int, jobs: int) -> list:
+def _map(function: Callable[[int], T], games: int, jobs: int) -> list[T]:
     if jobs <= 1:
         return [function(n) for n in range(games)]
     with ProcessPoolExecutor(jobs) as pool:
         return list(pool.map(function, range(games), chunksize=max(1, games // (jobs * 8))))
 
 
-def solo(names: list[str], games: int, seed: int, jobs: int) -> dict:
+def solo(names: list[str], games: int, seed: int, jobs: int) -> dict[str, dict[str, Any]]:
     report = {}
     for name in names:
         start = time.perf_counter()
@@ -66,7 +71,7 @@ def solo(names: list[str], games: int, seed: int, jobs: int) -> dict:
     return report
 
 
-def table(names: list[str], games: int, seed: int, jobs: int) -> list[dict]:
+def table(names: list[str], games: int, seed: int, jobs: int) -> list[dict[str, Any]]:
     results = _map(partial(_table, tuple(names), seed), games, jobs)
     seats = summarize([strategy(n) for n in names], results)
     return [
@@ -83,7 +88,7 @@ def table(names: list[str], games: int, seed: int, jobs: int) -> list[dict]:
     ]
 
 
-def decisions(count: int, seed: int) -> dict:
+def decisions(count: int, seed: int) -> dict[str, float]:
     """CPU milliseconds per look-ahead decision over the positions of seeded 4-player games."""
     player = strategy("lookahead")
     _ = ValueModel(4).rows  # the row tables are built once per game size; not part of a decision
@@ -132,7 +137,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="processes for the game series")
     add_json_option(parser)
     args = parser.parse_args()
-    report: dict = {"seed": args.seed}
+    report: dict[str, Any] = {"seed": args.seed}
     if args.solo:
         report["solo"] = solo(args.solo_strategies.split(","), args.solo, args.seed, args.jobs)
     if args.table:
@@ -164,7 +169,7 @@ def main() -> None:
         )
 
 
-def _tables(report: dict) -> list[dict]:
+def _tables(report: dict[str, Any]) -> list[dict[str, Any]]:
     tables = []
     if "solo" in report:
         tables.append({
@@ -198,7 +203,7 @@ def _tables(report: dict) -> list[dict]:
     return tables
 
 
-def _headline(report: dict) -> list[dict]:
+def _headline(report: dict[str, Any]) -> list[dict[str, str]]:
     rows = []
     lookahead = report.get("solo", {}).get("lookahead")
     if lookahead:

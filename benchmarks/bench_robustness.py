@@ -6,7 +6,8 @@ gamma, blur, noise, JPEG, scale), as if another camera or lamp had recorded it. 
 calibration frame fits every crop (``--sets real-d6-overhead --changes none closeup``).
 
 Run: ``python benchmarks/bench_robustness.py [--sets NAME ...] [--datasets DIR]
-[--changes NAME ...] [--drift]``.
+[--changes NAME ...] [--drift] [--json [PATH]]`` (the result file is
+``benchmarks/results/robustness.json``, with ``--drift`` ``robustness-drift.json``).
 
 Printed per set and change: dice with colour and value right, dice given a wrong value or colour
 (not refused: the failures that matter), and the scenarios whose calibration was refused (their
@@ -14,6 +15,9 @@ rolls are then read in generic mode, as ``replay`` does, where colours are only 
 unchanged row is the baseline. Apart from ``closeup``, only sets with calibration frames are
 meaningful here. ``--drift`` calibrates on the calibration frames as recorded and changes only
 the rolls: the lamp or the camera's white balance changed after calibration.
+
+The table is printed row by row as it is measured, since a set takes minutes; with ``--json``
+alone it goes to stderr, so that stdout holds only the JSON.
 """
 
 from __future__ import annotations
@@ -30,7 +34,9 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import cv2
 import numpy as np
 
-from pi_reader.vision.calibration import CalibrationError, calibrate
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/result_file.py
+from benchmarks.result_file import add_json_option, emit
+from pi_reader.vision.calibration import Calibration, CalibrationError, calibrate
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.reader import read_roll
 from pi_reader.vision.recorded import LabelledFrame, load_recorded_set, shared_sets_dir
@@ -38,6 +44,7 @@ from pi_reader.vision.scoring import score_frame
 
 DEFAULT_SETS = ("qwixx-rendered", "qwixx-rendered-more")
 REPO = Path(__file__).resolve().parent.parent
+COLUMNS = ["set", "change", "dice right", "dice wrong", "calibrations refused"]
 
 
 def _gains(b: float, g: float, r: float) -> Callable[[np.ndarray], np.ndarray]:
@@ -55,8 +62,11 @@ def _gamma(power: float) -> Callable[[np.ndarray], np.ndarray]:
 
 def _jpeg(quality: int) -> Callable[[np.ndarray], np.ndarray]:
     def apply(image: np.ndarray) -> np.ndarray:
-        _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        return cv2.imdecode(data, cv2.IMREAD_COLOR)
+        encoded, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if encoded else None
+        if decoded is None:
+            raise ValueError(f"the frame did not survive JPEG at quality {quality}")
+        return decoded
 
     return apply
 
@@ -126,8 +136,11 @@ CHANGES: dict[str, Change] = {
 
 
 def _scaled_labels(frame: LabelledFrame, factor: float) -> LabelledFrame:
-    return replace(frame, dice=tuple(
-        replace(die, box=tuple(v * factor for v in die.box)) for die in frame.dice))
+    def scaled(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        x, y, w, h = box
+        return x * factor, y * factor, w * factor, h * factor
+
+    return replace(frame, dice=tuple(replace(die, box=scaled(die.box)) for die in frame.dice))
 
 
 def run(set_dir: Path, change: Change, drift: bool = False) -> tuple[float, int, list[str]]:
@@ -136,7 +149,7 @@ def run(set_dir: Path, change: Change, drift: bool = False) -> tuple[float, int,
     recorded = load_recorded_set(set_dir)
     right = total = wrong = 0
     refused = []
-    calibrations: dict[str | None, object] = {}
+    calibrations: dict[str | None, Calibration | None] = {}
     for frame in recorded.rolls():
         if frame.scenario not in calibrations:
             cal_frame = None if change.reframe else recorded.calibration_for(frame.scenario)
@@ -153,7 +166,7 @@ def run(set_dir: Path, change: Change, drift: bool = False) -> tuple[float, int,
         labels = _scaled_labels(frame, change.scale)
         if change.reframe:
             image, labels = change.reframe(image, labels)
-        reading = read_roll(image, calibrations[frame.scenario], frame.removed)  # type: ignore[arg-type]
+        reading = read_roll(image, calibrations[frame.scenario], frame.removed)
         score = score_frame(labels, reading, 0.0)
         total += len(frame.dice)
         right += len(score.pairs) - len(score.wrong)
@@ -173,17 +186,42 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--drift", action="store_true",
                         help="calibrate on the frames as recorded: the light changed afterwards "
                              "(changes of scale or framing are left out)")
+    add_json_option(parser)
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    print("| set | change | dice right | dice wrong | calibrations refused |")
-    print("|---|---|---|---|---|")
+    out = sys.stderr if args.json == "-" else sys.stdout
+    print("| " + " | ".join(COLUMNS) + " |", file=out)
+    print("|---|---|---|---|---|", file=out)
+    measured: list[dict[str, object]] = []
+    rows: list[list[str]] = []
     for name in args.sets:
         for change in args.changes:
             if args.drift and (CHANGES[change].scale != 1.0 or CHANGES[change].reframe):
                 continue
             right, wrong, refused = run(args.datasets / name, CHANGES[change], args.drift)
-            print(f"| {name} | {change} | {100 * right:.1f}% | {wrong} "
-                  f"| {', '.join(refused) or '-'} |", flush=True)
+            row = [name, change, f"{100 * right:.1f}%", str(wrong), ", ".join(refused) or "-"]
+            print("| " + " | ".join(row) + " |", file=out, flush=True)
+            rows.append(row)
+            measured.append({"set": name, "change": change, "dice_right": right,
+                             "dice_wrong": wrong, "calibrations_refused": refused})
+    emit(
+        args.json,
+        "robustness-drift" if args.drift else "robustness",
+        ("Robustness: the light changed after calibration" if args.drift
+         else "Robustness: the calibrated reader with another camera or light"),
+        {"drift": args.drift, "results": measured},
+        tables=[{
+            "caption": ("each change applied to the rolls only, calibrated on the frames as "
+                        "recorded" if args.drift
+                        else "each change applied to the calibration frames and the rolls alike"),
+            "columns": COLUMNS,
+            "rows": rows,
+        }],
+        notes="The change none is the baseline. Dice wrong are given a wrong value or colour, "
+        "not refused: the failures that matter. A scenario whose calibration was refused has "
+        "its rolls read in generic mode, where colours are only guesses; closeup crops each "
+        "roll to its own dice and reads it in generic mode.",
+    )
     return 0
 
 

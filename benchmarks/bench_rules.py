@@ -18,11 +18,13 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from collections import Counter
+from pathlib import Path
 
-from result_file import add_json_option, emit
-
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/result_file.py
+from benchmarks.result_file import add_json_option, emit
 from pi_reader.rules import Action, Game, Roll
 
 TARGET_GAMES_PER_SECOND = 2000

@@ -27,10 +27,12 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from types import FunctionType, ModuleType
+from typing import Any
 
 from pi_reader.vision.recorded import RecordedSet, load_recorded_set, shared_sets_dir
 
@@ -78,7 +80,7 @@ FIGURES = ("dice_right", "rolls_right", "silently_wrong_rolls", "refusal_rate", 
 
 def vision_modules() -> list[ModuleType]:
     """Every reader module, imported (so that the overrides reach their bindings)."""
-    folder = Path(importlib.import_module(VISION).__file__).parent  # type: ignore[arg-type]
+    folder = Path(inspect.getfile(importlib.import_module(VISION))).parent
     return [importlib.import_module(f"{VISION}.{p.stem}") for p in sorted(folder.glob("*.py"))
             if p.stem != "__init__"]
 
@@ -120,10 +122,10 @@ def overridden(constant: str, value: object) -> Iterator[int]:
     module_name, name = constant.split(".")
     home = importlib.import_module(f"{VISION}.{module_name}")
     original = getattr(home, name)
-    undo = []
+    undo: list[Callable[[], None]] = []
     for module in vision_modules():
         if module.__dict__.get(name, _UNSET) is original:  # its home, or a module importing it
-            undo.append(lambda m=module: setattr(m, name, original))
+            undo.append(partial(setattr, module, name, original))
             setattr(module, name, value)
         for function, parameter in default_bindings(module, name):
             undo.append(_set_default(function, parameter, value))
@@ -136,7 +138,7 @@ def overridden(constant: str, value: object) -> Iterator[int]:
         _clear_caches()
 
 
-def _set_default(function: FunctionType, parameter: str, value: object):
+def _set_default(function: FunctionType, parameter: str, value: object) -> Callable[[], None]:
     """Set one parameter's default; return the function that puts it back."""
     code = function.__code__
     names = code.co_varnames[: code.co_argcount]
@@ -156,7 +158,11 @@ def _set_default(function: FunctionType, parameter: str, value: object):
     keywords = dict(function.__kwdefaults__ or {})
     before_kw = keywords[parameter]
     function.__kwdefaults__ = {**keywords, parameter: value}
-    return lambda: function.__kwdefaults__.update({parameter: before_kw})
+
+    def undo_keyword() -> None:
+        function.__kwdefaults__ = {**(function.__kwdefaults__ or {}), parameter: before_kw}
+
+    return undo_keyword
 
 
 def _clear_caches() -> None:
@@ -175,10 +181,13 @@ def scaled(value: object, factor: float) -> object:
     return value * factor
 
 
-def read_sets(sets: list[tuple[str, RecordedSet, bool]]) -> tuple[dict, list]:
+def read_sets(
+    sets: list[tuple[str, RecordedSet, bool]],
+) -> tuple[dict[str, dict[str, object]], list[tuple[object, ...]]]:
     """Each set read and scored (``bench_targets.read_set``), and what every reading said, to
     tell whether an override changed anything at all."""
-    figures, seen = {}, []
+    figures: dict[str, dict[str, object]] = {}
+    seen: list[tuple[object, ...]] = []
     for label, recorded, calibrated in sets:
         summary = read_set(recorded, calibrated, Timings(), seen)
         figures[label] = {figure: summary[figure] for figure in FIGURES}
@@ -241,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _row_text(row: dict) -> str:
+def _row_text(row: dict[str, Any]) -> str:
     parts = [f"{row['constant']} = {row['value']}"]
     for factor in FACTORS:
         entry = row[f"x{factor:g}"]

@@ -39,9 +39,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import cv2
 
@@ -52,7 +53,7 @@ from pi_reader.vision.recorded import RecordedSet, load_recorded_set, shared_set
 from pi_reader.vision.scoring import Report, score_frame
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # training/splits.py
-from training.splits import SplitError, is_generated, select, shared_set
+from training.splits import Split, SplitError, is_generated, select, shared_set
 
 REPO = Path(__file__).resolve().parent.parent
 RENDERS_ENV = "PI_READER_RENDERS"
@@ -77,7 +78,7 @@ BASELINE_TOLERANCE: dict[str, tuple[str, float]] = {
 }
 GENERATED = "generated"  # the --sets name of the generated test splits
 # (set, split or None for all frames, mode).
-SETS: tuple[tuple[str, str | None, str], ...] = (
+SETS: tuple[tuple[str, Split | None, str], ...] = (
     ("qwixx-rendered", None, "calibrated"),
     ("qwixx-rendered-more", None, "calibrated"),
     ("qwixx-rendered-touching", None, "calibrated"),
@@ -257,7 +258,7 @@ def run_peak_rss_mb(state_dir: Path, recalibrations: Path | None) -> tuple[float
 
 
 def memory(datasets: Path, scratch: Path) -> dict[str, float]:
-    scenes = []
+    scenes: list[list[object]] = []  # [calibration frame, [[roll, removed colours], ...]]
     for name in ("qwixx-rendered", "qwixx-rendered-more"):
         recorded = shared_set(datasets, name)
         for frame in recorded.frames:
@@ -277,7 +278,9 @@ def memory(datasets: Path, scratch: Path) -> dict[str, float]:
     }
 
 
-def checked(figures: dict, targets: dict[str, tuple[str, float]]) -> list[dict[str, object]]:
+def checked(
+    figures: Mapping[str, Any], targets: dict[str, tuple[str, float]]
+) -> list[dict[str, object]]:
     """Each target with the figure measured and whether it is met."""
     out = []
     for name, (comparison, bound) in targets.items():
@@ -367,8 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     memory_figures: dict[str, object] | None = None
     if not args.skip_memory:
         with tempfile.TemporaryDirectory() as scratch:
-            memory_figures = memory(args.datasets, Path(scratch))
-        memory_figures["targets"] = checked(memory_figures, MEMORY_TARGETS)
+            measured = memory(args.datasets, Path(scratch))
+        memory_figures = {**measured, "targets": checked(measured, MEMORY_TARGETS)}
         _progress("memory measured")
 
     results = {
@@ -390,7 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def baseline(results: dict) -> dict[str, object]:
+def baseline(results: dict[str, Any]) -> dict[str, object]:
     """The slow suite's baseline: each shared set's figures held, with their tolerance."""
     return {
         "what": "figures tests/vision/test_reader_replay.py holds the reader to",
@@ -410,7 +413,7 @@ def baseline(results: dict) -> dict[str, object]:
     }
 
 
-def report_text(results: dict) -> str:
+def report_text(results: dict[str, Any]) -> str:
     lines = [
         f"{results['command']}  (commit {results['commit'][:12]}"
         f"{', uncommitted changes' if results['uncommitted_changes'] else ''}, {results['date']})",
@@ -503,8 +506,8 @@ def _round(value: float) -> float:
     return round(value, 1)
 
 
-def percent(value: object) -> str:
-    return "-" if value is None else f"{100 * float(value):.1f}%"  # type: ignore[arg-type]
+def percent(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
 
 
 if __name__ == "__main__":

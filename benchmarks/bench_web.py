@@ -143,7 +143,9 @@ class Page:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
 
-async def follow(session: aiohttp.ClientSession, url: str, page: Page, done: asyncio.Event):
+async def follow(
+    session: aiohttp.ClientSession, url: str, page: Page, done: asyncio.Event
+) -> None:
     """Read the live stream, reconnecting with the last id as a browser's EventSource does."""
     while not done.is_set():
         headers = {"Last-Event-ID": page.ids[-1]} if page.ids else {}
@@ -177,7 +179,9 @@ class Player:
     round_trips: list[float] = field(default_factory=list)
 
 
-async def play(session: aiohttp.ClientSession, url: str, player: Player, done: asyncio.Event):
+async def play(
+    session: aiohttp.ClientSession, url: str, player: Player, done: asyncio.Event
+) -> None:
     """Act on every change like a person with a phone: mark a lit cell or pass."""
     rng = random.Random(player.name)
     while not done.is_set():
@@ -257,7 +261,10 @@ async def vanish(host: str, port: int, rng: random.Random) -> None:
     await writer.wait_closed()
 
 
-async def misbehave(session, url: str, rate: float, players: list[Player], done, statuses):
+async def misbehave(
+    session: aiohttp.ClientSession, url: str, rate: float, players: list[Player],
+    done: asyncio.Event, statuses: dict[int | str, int],
+) -> None:
     rng = random.Random(7)
     host, port = url.removeprefix("http://").split(":")
     pending: set[asyncio.Task[Any]] = set()
@@ -283,7 +290,10 @@ async def misbehave(session, url: str, rate: float, players: list[Player], done,
     await asyncio.gather(*pending, return_exceptions=True)
 
 
-async def sample(session, url: str, appliance: Appliance, done, samples: list[dict]) -> None:
+async def sample(
+    session: aiohttp.ClientSession, url: str, appliance: Appliance, done: asyncio.Event,
+    samples: list[dict[str, Any]],
+) -> None:
     while not done.is_set():
         try:
             async with session.get(url + "/api/health") as response:
@@ -308,8 +318,8 @@ async def run(args: argparse.Namespace, appliance: Appliance) -> dict[str, Any]:
         pages = [Page(f"player-{name}") for name in PLAYERS]
         pages += [Page(f"table-{n}") for n in range(TABLE_PAGES)]
         players = [Player(name, page) for name, page in zip(PLAYERS, pages, strict=False)]
-        statuses: dict[Any, int] = {}
-        samples: list[dict] = []
+        statuses: dict[int | str, int] = {}  # by HTTP status, or "vanished", "connect-error"
+        samples: list[dict[str, Any]] = []
         if args.no_clients:  # the baseline: the camera loop alone
             pages, players = [], []
         tasks = [asyncio.create_task(follow(session, url, page, done)) for page in pages]
