@@ -66,7 +66,7 @@ CONSTANTS = (
     "colour.MAX_JOINT_LOSS", "colour._DIE_MIDDLE", "colour._TRAY_RADIUS", "colour._RIM_SHARE",
     "colour._LIT_SHARE", "colour._MAX_HUE_TURN_DEG", "colour._DARK_FRACTION",
     "colour._GENERIC_WHITE_CHROMA", "colour._GENERIC_MAX_HUE_ERROR_DEG",
-    "calibration.MAX_NAMING_COST", "calibration.MIN_NAMING_GAP",
+    "calibration.MAX_NAMING_COST", "calibration.MIN_NAMING_GAP", "calibration.APART_OVERLAP",
     "calibration_fit.MOVED_CHROMA", "calibration_fit.MOVED_SHARE",
     "quality.DARK_LEVEL", "quality.DARK_PERCENTILE", "quality.CLIPPED", "quality.BLOWN_FRACTION",
     "quality.BLOWN_DICE_FRACTION", "quality.BLOWN_FRAME_FRACTION", "quality.NEWLY_CLIPPED_TRAY",

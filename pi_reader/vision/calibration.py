@@ -47,6 +47,10 @@ TRAY_GRID_COLUMNS = 64
 # 1.76, winning by 0.51 or more (two had named wrong on red and magenta felt).
 MAX_NAMING_COST = 3.0
 MIN_NAMING_GAP = 0.18
+# Two dice lying apart share at most their boxes' margins, a tenth of a box for dice pressed
+# side by side; a quarter is more than that and less than the half of its die's box that a
+# shadow detected beside a die covers (dr2val a00325: 46 %).
+APART_OVERLAP = 0.25
 
 
 class CalibrationError(ValueError):
@@ -234,14 +238,30 @@ def _light_problems(frame: np.ndarray) -> str:
 
 def _calibration_dice(found: list[FoundDie]) -> list[Detection]:
     """The dice a calibration learns from. The six dice lie flat and apart, so each is read
-    surely; when more than six boxes are found, those whose face is not read surely (a faint
-    detection beside a die, a shadow) are left out, and the frame calibrates when that leaves
-    six. The naming that follows still has to find two whites and the four colours in them."""
+    surely and no two share their boxes; when more than six boxes are found, those lying over
+    a surer box (a shadow or a reflection detected beside its die) are left out, then those
+    whose face is not read surely (a faint detection on the tray), and the frame calibrates
+    when that leaves six. The naming that follows still has to find two whites and the four
+    colours in them."""
     if len(found) > EXPECTED_DICE:
-        sure = [d for d, face in found if trusted_value(face, calibrated=True) is not None]
-        if len(sure) == EXPECTED_DICE:
-            return sure
+        apart = [(d, face) for d, face in found
+                 if not any(other.score > d.score and _overlapping(d, other) for other, _ in found)]
+        sure = [d for d, face in apart if trusted_value(face, calibrated=True) is not None]
+        for dice in ([d for d, _ in apart], sure):
+            if len(dice) == EXPECTED_DICE:
+                return dice
     return [d for d, _ in found]
+
+
+def _overlapping(a: Detection, b: Detection) -> bool:
+    """Whether two boxes share more of the smaller one than two dice lying apart can."""
+    ax, ay, aw, ah = a.box
+    bx, by, bw, bh = b.box
+    shared_w = min(ax + aw, bx + bw) - max(ax, bx)
+    shared_h = min(ay + ah, by + bh) - max(ay, by)
+    if shared_w <= 0 or shared_h <= 0:
+        return False
+    return shared_w * shared_h > APART_OVERLAP * min(aw * ah, bw * bh)
 
 
 def calibrate(frame: np.ndarray, stages: Stages | None = None, *,

@@ -10,7 +10,9 @@ import pytest
 from pi_reader.vision import calibration as cal
 from pi_reader.vision import detector
 from pi_reader.vision.calibration import Calibration, CalibrationError, CameraSettings, calibrate
+from pi_reader.vision.detector import Box
 from pi_reader.vision.faces import FaceReading
+from pi_reader.vision.recorded import LabelledFrame
 from pi_reader.vision.types import DIE_COLOURS
 
 from .reader_doubles import NOT_A_DIE, label_stages, sure
@@ -120,6 +122,31 @@ def test_seven_boxes_of_which_not_six_are_read_surely_are_refused(datasets_dir, 
     frame = labelled(datasets_dir, SET, "s00/calibration.jpg")
     stages = label_stages(frame.dice, faces={doubtful: DOUBTFUL},
                           extra=[((5.0, 5.0, 40.0, 40.0), DOUBTFUL)])
+    with pytest.raises(CalibrationError, match="found 7 dice"):
+        calibrate(pixels(frame), stages)
+
+
+def _beside_first_die(frame: LabelledFrame, shift_of_side: float) -> Box:
+    """A box of the first die's size, moved right by ``shift_of_side`` of its width."""
+    x, y, w, h = frame.dice[0].box
+    return (x + shift_of_side * w, y, w, h)
+
+
+def test_a_shadow_box_over_a_die_is_left_out_even_with_a_die_in_doubt(datasets_dir):
+    # A shadow detected beside a white die covers half its box (dr2val a00325), and a faint
+    # die elsewhere keeps the sure dice at five: the box over a surer one is no die.
+    frame = labelled(datasets_dir, SET, "s00/calibration.jpg")
+    stages = label_stages(frame.dice, faces={5: DOUBTFUL},
+                          extra=[(_beside_first_die(frame, 0.55), DOUBTFUL)])
+    assert set(calibrate(pixels(frame), stages).colour_models) == set(DIE_COLOURS)
+
+
+def test_a_box_that_only_touches_a_die_is_not_taken_for_its_shadow(datasets_dir):
+    # Sharing a tenth of a box is what two dice pressed side by side do: which is no die
+    # cannot be told from that, and with a die in doubt the frame is refused.
+    frame = labelled(datasets_dir, SET, "s00/calibration.jpg")
+    stages = label_stages(frame.dice, faces={5: DOUBTFUL},
+                          extra=[(_beside_first_die(frame, 0.9), DOUBTFUL)])
     with pytest.raises(CalibrationError, match="found 7 dice"):
         calibrate(pixels(frame), stages)
 
