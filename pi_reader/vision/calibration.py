@@ -29,7 +29,14 @@ from pi_reader.vision.finding import FoundDie, found_dice, trusted_value
 from pi_reader.vision.output_files import write_atomically
 from pi_reader.vision.shrinking import averaged_to
 from pi_reader.vision.stages import Stages, default_stages
-from pi_reader.vision.types import DIE_COLOURS, WHITE, WHITE_DICE, expected_colours, int_box
+from pi_reader.vision.types import (
+    DIE_COLOURS,
+    WHITE,
+    WHITE_DICE,
+    box_intersection,
+    expected_colours,
+    int_box,
+)
 
 FORMAT = "pi-reader-calibration"
 VERSION = 2  # 1 was the classical finder's scene model and pip polarities
@@ -255,13 +262,8 @@ def _calibration_dice(found: list[FoundDie]) -> list[Detection]:
 
 def _overlapping(a: Detection, b: Detection) -> bool:
     """Whether two boxes share more of the smaller one than two dice lying apart can."""
-    ax, ay, aw, ah = a.box
-    bx, by, bw, bh = b.box
-    shared_w = min(ax + aw, bx + bw) - max(ax, bx)
-    shared_h = min(ay + ah, by + bh) - max(ay, by)
-    if shared_w <= 0 or shared_h <= 0:
-        return False
-    return shared_w * shared_h > APART_OVERLAP * min(aw * ah, bw * bh)
+    smaller = min(a.box[2] * a.box[3], b.box[2] * b.box[3])
+    return box_intersection(a.box, b.box) > APART_OVERLAP * smaller
 
 
 def calibrate(frame: np.ndarray, stages: Stages | None = None, *,

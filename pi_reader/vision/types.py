@@ -40,14 +40,19 @@ def box_contains(box: tuple[float, float, float, float], point: tuple[float, flo
     return x <= point[0] <= x + w and y <= point[1] <= y + h
 
 
+def box_intersection(a: Sequence[float], b: Sequence[float]) -> float:
+    """The area two boxes ``(x, y, w, h)`` share (0 when apart)."""
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    return max(0.0, min(ax + aw, bx + bw) - max(ax, bx)) * max(
+        0.0, min(ay + ah, by + bh) - max(ay, by))
+
+
 def box_overlap(a: Sequence[float], b: Sequence[float]) -> float:
     """Intersection over union of two boxes ``(x, y, w, h)``: how well a finder's box fits a
     labelled one (0 apart, 1 the same)."""
-    ax, ay, aw, ah = a
-    bx, by, bw, bh = b
-    inter = max(0.0, min(ax + aw, bx + bw) - max(ax, bx)) * max(
-        0.0, min(ay + ah, by + bh) - max(ay, by))
-    union = aw * ah + bw * bh - inter
+    inter = box_intersection(a, b)
+    union = a[2] * a[3] + b[2] * b[3] - inter
     return inter / union if union > 0 else 0.0
 
 
