@@ -52,7 +52,8 @@ PEAK_THRESHOLD = 0.3
 GENERIC_PEAK_THRESHOLD = 0.15
 # Two peaks closer than this share of the smaller die's side are one die; a die inside another
 # and at most PART_OF_DIE of its side is part of it (a pip is a fifth of a die, two dice pressed
-# together are each half of a box round both).
+# together are each half of a box round both). Within one look the reach is the ellipse of
+# half the box (see decode): two dice's centres are never closer than a die's side.
 SAME_DIE = 0.5
 PART_OF_DIE = 0.4
 
@@ -183,7 +184,11 @@ def network_input(canvas_bgr: np.ndarray) -> np.ndarray:
 
 def decode(maps: np.ndarray, threshold: float) -> list[Detection]:
     """Dice from the net's maps (5 x H/4 x W/4: heat, log w, log h, offset x, offset y), in
-    input pixels, strongest first, one per die."""
+    input pixels, strongest first, one per die: a weaker peak whose centre lies inside the
+    ellipse of SAME_DIE of a stronger die's box is that die. (The rectangle of the same half
+    widths reaches into its corners: round a turned die, whose box with its side faces is up to
+    1.6 sides wide, it took in the centre of a die pressed against one of its faces, and one of
+    the two went unseen.)"""
     heat = maps[0]
     peaks = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
     found: list[Detection] = []
@@ -192,8 +197,8 @@ def decode(maps: np.ndarray, threshold: float) -> list[Detection]:
         cy = (iy + 0.5 + float(maps[4, iy, ix])) * STRIDE
         bw, bh = math.exp(float(maps[1, iy, ix])), math.exp(float(maps[2, iy, ix]))
         near = [d for d in found
-                if abs(d.centre[0] - cx) < SAME_DIE * d.box[2]
-                and abs(d.centre[1] - cy) < SAME_DIE * d.box[3]]
+                if ((d.centre[0] - cx) / d.box[2]) ** 2 + ((d.centre[1] - cy) / d.box[3]) ** 2
+                < SAME_DIE ** 2]
         if not near:
             found.append(Detection((cx - bw / 2, cy - bh / 2, bw, bh), float(heat[iy, ix])))
     return found

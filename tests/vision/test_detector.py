@@ -55,6 +55,13 @@ def test_two_peaks_of_one_die_give_one_die_the_stronger():
     assert len(apart) == 2
 
 
+def test_two_turned_dice_pressed_face_to_face_are_two_dice():
+    # Dice 22.6 px apart diagonally, each box 36 px (a turned die with its side faces): each
+    # centre lies within half a box of the other along each axis, yet outside its ellipse.
+    dice = decode(maps_with([(5, 7, 0.9, 36.0), (9, 11, 0.6, 36.0)]), 0.3)
+    assert [d.score for d in dice] == pytest.approx([0.9, 0.6])
+
+
 def box_at(cx: float, cy: float, side: float, score: float) -> Detection:
     return Detection((cx - side / 2, cy - side / 2, side, side), score)
 
