@@ -143,6 +143,20 @@ def frames_to_read(recorded: RecordedSet, scenes: int | None
     return [(f, calibrations.get(f.scenario)) for f in chosen if f.kind == "roll"]
 
 
+def calibration_of(frame: LabelledFrame | None, calibrated: dict[str, Calibration | None],
+                   stages: Stages) -> Calibration | None:
+    """The calibration from a scenario's calibration frame, None without one or when it is
+    refused; each frame is calibrated once, its outcome kept in ``calibrated``."""
+    if frame is None:
+        return None
+    if frame.image not in calibrated:
+        try:
+            calibrated[frame.image] = calibrate(load_frame(frame.path), stages)
+        except CalibrationError:
+            calibrated[frame.image] = None
+    return calibrated[frame.image]
+
+
 def collect(sets: list[tuple[RecordedSet, int | None]]) -> dict[str, dict[float, list[Row]]]:
     """Each validation set's rows by target side (a generic set's rows under every side), of a
     generated set only its first scenes when it comes with a limit."""
@@ -153,15 +167,7 @@ def collect(sets: list[tuple[RecordedSet, int | None]]) -> dict[str, dict[float,
         generic: list[Row] = []
         by_target: dict[float, list[Row]] = {}
         for frame, calibration_frame in frames_to_read(recorded, scenes):
-            calibration = None
-            if calibration_frame is not None:
-                if calibration_frame.image not in calibrated:
-                    try:
-                        calibrated[calibration_frame.image] = calibrate(
-                            load_frame(calibration_frame.path), stages)
-                    except CalibrationError:
-                        calibrated[calibration_frame.image] = None
-                calibration = calibrated[calibration_frame.image]
+            calibration = calibration_of(calibration_frame, calibrated, stages)
             image = load_frame(frame.path)
             if calibration is None:
                 generic.append((frame, image, None, look(stages, image, None)))
@@ -189,6 +195,11 @@ def score(rows: list[Row], peak: float) -> dict[str, float]:
         reading = reader.read_roll(image, calibration, frame.removed,
                                    stages=replayed.stages())
         scores.append(score_frame(frame, reading, 0.0))
+    return figures(scores)
+
+
+def figures(scores: list[FrameScore]) -> dict[str, float]:
+    """The rule's figures (FIGURES and the phantoms) of a set's scored frames."""
     scored = [s for s in scores if s.scored]
     readable = [s for s in scored if s.fully_readable]
     labels = [(label, die) for s in scored for label, die in s.pairs if label.value is not None]

@@ -33,16 +33,19 @@ FoundDie = tuple[Detection, FaceReading]
 
 
 def found_dice(frame_bgr: np.ndarray, stages: Stages, die_side_px: float | None = None, *,
-               calibrating: bool = False) -> list[FoundDie]:
+               calibrating: bool = False, look_closer: float = 1.0) -> list[FoundDie]:
     """Every whole die in the frame with its face reading, strongest detection first.
 
     With ``die_side_px`` (a calibrated read) or ``calibrating`` (the dice of a calibration frame,
     whose size is not known yet) the calibrated mode's thresholds hold, else the generic ones.
     A calibration frame's dice are those the appliance's reads will find: detections under the
     calibrated PEAK_THRESHOLD are left out (the detector's peaks are kept strongest first, so
-    that is what the detector would find at that threshold).
+    that is what the detector would find at that threshold). A calibrated read may look
+    ``look_closer`` times closer: the detector is told the dice are that much smaller, so it
+    enlarges the frame that much more.
     """
-    found = list(stages.find_dice(frame_bgr, die_side_px))
+    look_side = die_side_px / look_closer if die_side_px is not None else None
+    found = list(stages.find_dice(frame_bgr, look_side))
     if calibrating:
         found = [d for d in found if d.score >= detector.PEAK_THRESHOLD]
     faces = stages.read_faces(frame_bgr, [d.box for d in found])

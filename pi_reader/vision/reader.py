@@ -52,6 +52,12 @@ COCKED_LEAN_DEG = 8.0
 # tenth of the calibrated one (the calibrated side is the median over the tray), one cocked
 # on a neighbour shows a side face as well, a third larger or more.
 COCKED_SIDE = 1.25
+# A calibrated roll refused only for missing dice is looked at again with its dice this many
+# times the detector's target size (24 px instead of 16): two dice pressed together, whose
+# centres the heat map put one cell apart at 16 px and so into one peak, then lie farther apart.
+# The closer reading is taken only when it reports no problem at all. Chosen on the generated
+# validation scenes (docs/reader.md); bench_sensitivity.py sweeps it.
+CLOSER_LOOK = 1.5
 # Said of an unreadable die whose top face the light has mostly clipped to plain white.
 WASHED_OUT_ADVICE = (
     ": its top face is clipped white by the light; lower the exposure or move the lamp"
@@ -83,7 +89,26 @@ def read_roll(
         if mismatch is not None:
             return RollReading(dice=(), problems=(mismatch,))
     stages = stages or default_stages()
-    dice_found = found_dice(frame_bgr, stages, calibration.die_side_px if calibration else None)
+    reading = _read(frame_bgr, calibration, removed_set, stages, tray)
+    if calibration is not None and _only_dice_missing(reading):
+        closer = _read(frame_bgr, calibration, removed_set, stages, tray, look_closer=CLOSER_LOOK)
+        if closer.ok:
+            return closer
+    return reading
+
+
+def _read(
+    frame_bgr: np.ndarray,
+    calibration: Calibration | None,
+    removed_set: frozenset[str],
+    stages: Stages,
+    tray: TrayView | None,
+    look_closer: float = 1.0,
+) -> RollReading:
+    """One reading of the frame, its dice looked for ``look_closer`` times the detector's
+    target size (see finding.found_dice)."""
+    dice_found = found_dice(frame_bgr, stages, calibration.die_side_px if calibration else None,
+                            look_closer=look_closer)
     leaning = _leaning(frame_bgr, dice_found, stages) if calibration else [False] * len(dice_found)
     expected = expected_colours(removed_set)
     dice = _read_dice(frame_bgr, dice_found, leaning, calibration, expected)
@@ -100,6 +125,13 @@ def read_roll(
     else:
         problems += _removed_present(dice, removed_set)
     return RollReading(dice=tuple(dice), problems=tuple(problems))
+
+
+def _only_dice_missing(reading: RollReading) -> bool:
+    """Whether the reading is refused for dice missing and nothing else: dice pressed together
+    that the detector took for one, which a closer look may tell apart."""
+    return bool(reading.problems) and all(p.kind is ProblemKind.MISSING_DIE
+                                          for p in reading.problems)
 
 
 def _check_frame(frame: object) -> None:

@@ -184,3 +184,53 @@ def test_of_a_box_inside_another_a_one_inside_an_unsure_box_is_a_die_of_a_heap(
     _, reading = read(datasets_dir, "s05/roll_001.jpg", s05, dice=dice, extra=[heap])
     assert reading.ok and len(reading.dice) == len(frame.dice)
     assert 1 in [d.value for d in reading.dice]
+
+
+def closer_finding_stages(frame, s05, first_look, closer_look):
+    """Stages that find ``first_look`` at the calibrated die size and ``closer_look`` when asked
+    for smaller dice (a closer look); every labelled die is read surely. Records each ask."""
+    stages = label_stages(frame.dice)
+    asked: list[float | None] = []
+
+    def find_dice(image, die_side_px=None):
+        asked.append(die_side_px)
+        dice = first_look if die_side_px == s05.die_side_px else closer_look
+        return [d for d in stages.find_dice(image, die_side_px) if d.box in
+                {label.box for label in dice}]
+
+    return replace(stages, find_dice=find_dice), asked
+
+
+def test_a_roll_short_of_a_die_is_looked_at_closer_and_taken_when_that_reads_whole(
+        datasets_dir, s05):
+    # Two dice pressed together that the first look took for one: the closer look finds both.
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    pressed = [d for d in frame.dice if d.colour != "green"]
+    stages, asked = closer_finding_stages(frame, s05, pressed, frame.dice)
+    reading = read_roll(pixels(frame), s05, stages=stages)
+    assert reading.ok, reading.problems
+    assert asked == [s05.die_side_px, pytest.approx(s05.die_side_px / reader.CLOSER_LOOK)]
+    assert sorted((d.colour, d.value) for d in reading.dice) == sorted(
+        (d.colour, d.value) for d in frame.dice)
+
+
+def test_a_closer_look_that_does_not_read_whole_leaves_the_first_reading(datasets_dir, s05):
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    stages, asked = closer_finding_stages(frame, s05, frame.dice[1:], frame.dice[2:])
+    reading = read_roll(pixels(frame), s05, stages=stages)
+    assert len(asked) == 2
+    assert [p.kind for p in reading.problems] == [ProblemKind.MISSING_DIE]
+    assert len(reading.dice) == len(frame.dice) - 1
+
+
+def test_only_a_roll_refused_for_missing_dice_alone_is_looked_at_closer(datasets_dir, s05):
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    whole = closer_finding_stages(frame, s05, frame.dice, frame.dice)
+    assert read_roll(pixels(frame), s05, stages=whole[0]).ok and len(whole[1]) == 1
+    # A die unread as well as one missing: the roll is refused for the unread die anyway.
+    stages, asked = closer_finding_stages(frame, s05, frame.dice[1:], frame.dice)
+    unread = replace(stages, read_faces=lambda image, boxes: [
+        sure(None) if k == 0 else face
+        for k, face in enumerate(label_stages(frame.dice).read_faces(image, boxes))])
+    reading = read_roll(pixels(frame), s05, stages=unread)
+    assert len(asked) == 1 and not reading.ok
