@@ -142,6 +142,11 @@ def test_the_shipped_thresholds_are_what_the_chooser_chose(mode, knob, module, n
     assert getattr(module, name) == result["figures"]["chosen"][mode][knob]
 
 
+def test_the_closer_look_at_a_roll_short_of_dice_is_what_its_chooser_chose():
+    result = json.loads((CHOSEN_THRESHOLDS.parent / "closer_look.json").read_text())
+    assert result["figures"]["chosen"]["calibrated"]["closer_look"] == reader.CLOSER_LOOK
+
+
 def test_the_lean_from_which_a_die_is_cocked_is_what_its_chooser_chose():
     result = json.loads((CHOSEN_THRESHOLDS.parent / "cocked_lean.json").read_text())
     chosen = result["figures"]["chosen"]["calibrated"]["cocked_lean_deg"]
