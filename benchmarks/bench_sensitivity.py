@@ -61,7 +61,7 @@ CONSTANTS = (
     "lean.SURE_FLAT_DEG",
     "detector.TARGET_SIDE_PX", "detector.FIRST_LOOK_PX",
     "detector.LARGEST_INPUT_PX", "detector.PEAK_THRESHOLD", "detector.GENERIC_PEAK_THRESHOLD",
-    "detector.SAME_DIE", "detector.PART_OF_DIE",
+    "detector.SAME_DIE", "detector.PART_OF_DIE", "finding.SEEN_TWICE",
     "faces.PATCH_OF_BOX", "faces.MIN_PATCH_SPREAD", "faces.DOUBT_CONFIDENCE",
     "faces.DOUBT_AGREEMENT", "faces.NO_DIE_SHARE",
     "colour.MAX_JOINT_LOSS", "colour._DIE_MIDDLE", "colour._TRAY_RADIUS", "colour._RIM_SHARE",

@@ -1,11 +1,13 @@
-"""Choosing one constant of the calibrated reader on the calibrated validation rolls.
+"""Choosing one constant of the reader on the validation rolls of the mode it matters in.
 
-The choosers of a single constant (``choose_lean.py``, ``choose_closer_look.py``) score every
-candidate on the same rolls and rank them by ``choose_thresholds.py``'s calibrated rule: silently
-wrong rolls at most one above the fewest any candidate reaches, then the most dice right less
-three times the dice misread and invented, then the fewest refused readable rolls; remaining ties
-go to the smaller value. They write the choice as a result file of benchmarks/result_file.py's
-shape, which ``tests/vision/test_constants.py`` holds the shipped constant to.
+The choosers of a single constant (``choose_lean.py``, ``choose_closer_look.py``,
+``choose_seen_twice.py``) score every candidate on the same rolls and rank them by
+``choose_thresholds.py``'s rule for the constant's mode: silently wrong rolls within the
+sample's noise of the fewest any candidate reaches, then the most dice right less three times
+the dice misread and invented, then the fewest refused readable rolls; remaining ties go to the
+value that changes the reader least (``Constant.safer``). They write the choice as a result file
+of benchmarks/result_file.py's shape, which ``tests/vision/test_constants.py`` holds the shipped
+constant to. Test splits and the qwixx-rendered sets are never read here.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,51 +24,77 @@ from typing import Any, TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
 
 from benchmarks.result_file import provenance
-from pi_reader.vision.recorded import RecordedSet
-from training.choose_thresholds import CALIBRATED_RULE, FIGURES, SILENT_NOISE, rank
+from pi_reader.vision import reader
+from pi_reader.vision.calibration import Calibration
+from pi_reader.vision.images import load_frame
+from pi_reader.vision.recorded import LabelledFrame, RecordedSet
+from pi_reader.vision.scoring import score_frame
+from pi_reader.vision.stages import default_stages
+from training.choose_thresholds import (
+    FIGURES,
+    RULES,
+    calibration_of,
+    figures,
+    frames_to_read,
+    rank,
+    silent_noise,
+    silently_wrong,
+)
 from training.data import open_set, scene_limits
 
-Rolls = TypeVar("Rolls")  # what a chooser keeps of a set's calibrated validation rolls
+Rolls = TypeVar("Rolls")  # what a chooser keeps of a set's validation rolls
+Roll = tuple[LabelledFrame, Calibration | None]  # a validation roll and its calibration, if any
+Sets = list[tuple[RecordedSet, int | None]]  # the sets to choose on, each with a scene limit
 
 
 @dataclass(frozen=True)
 class Constant:
-    """What a result file calls the constant chosen."""
+    """A constant to choose, and what its result file calls it."""
 
     knob: str  # its key in the entries and in the result's "chosen"
     benchmark: str  # the result file's name
     title: str
     caption: str  # the table's caption
     column: str  # the table's first column, the candidate
+    calibrated: bool = True  # whose rule chooses: the calibrated mode's or the generic one's
+    shared_sets: tuple[str, ...] = ()  # shared sets read besides the generated ones given
+    safer: str = "smaller"  # which way ties go: the value that changes the reader least
+
+    @property
+    def mode(self) -> str:
+        return "calibrated" if self.calibrated else "generic"
 
 
 def entry(constant: Constant, value: float, sets: dict[str, dict[str, float]]) -> dict[str, Any]:
-    """One candidate with its figures per calibrated validation set (the value thresholds, the
-    same for every candidate, are zero: rank() breaks its last ties on them)."""
+    """One candidate with its figures per validation set (the value thresholds, the same for
+    every candidate, are zero: rank() breaks its last ties on them)."""
     return {constant.knob: value, "min_value_confidence": 0.0, "min_view_agreement": 0.0,
             "peak_threshold": 0.0, "sets": sets}
 
 
 def choose(constant: Constant, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """The entry the calibrated rule ranks first, ties going to the smaller value."""
-    fewest = min(sum(s["silently_wrong_rolls"] for s in e["sets"].values()) for e in entries)
-    return min(entries, key=lambda e: (rank(e, True, fewest, SILENT_NOISE), e[constant.knob]))
+    """The entry the mode's rule ranks first, ties going to the safer value."""
+    fewest = min(silently_wrong(e, constant.calibrated) for e in entries)
+    noise = silent_noise(entries, constant.calibrated)
+    sign = 1 if constant.safer == "smaller" else -1
+    return min(entries, key=lambda e: (rank(e, constant.calibrated, fewest, noise),
+                                       sign * e[constant.knob]))
 
 
 def result(constant: Constant, entries: list[dict[str, Any]], chosen: dict[str, Any]
            ) -> dict[str, Any]:
     """The choice as a result file (benchmarks/result_file.py's shape)."""
     names = list(chosen["sets"])
-    knob = constant.knob
+    knob, rule = constant.knob, RULES[constant.mode]
     return {
         "benchmark": constant.benchmark,
         "title": constant.title,
         **provenance(),
-        "notes": f"Calibrated validation rolls at the shipped value thresholds; the rule: "
-                 f"{CALIBRATED_RULE}; ties go to the smaller value. Chosen: {knob} "
-                 f"{chosen[knob]}.",
-        "figures": {"rule": CALIBRATED_RULE,
-                    "chosen": {"calibrated": {knob: chosen[knob]}},
+        "notes": f"{constant.mode.capitalize()} validation rolls choose, at the shipped value "
+                 f"thresholds; the rule: {rule}; ties go to the {constant.safer} value. Chosen: "
+                 f"{knob} {chosen[knob]}.",
+        "figures": {"rule": rule,
+                    "chosen": {constant.mode: {knob: chosen[knob]}},
                     "columns": [knob, {name: FIGURES for name in names}],
                     "table": [[e[knob],
                                {name: [s[f] for f in FIGURES] for name, s in e["sets"].items()}]
@@ -73,23 +102,62 @@ def result(constant: Constant, entries: list[dict[str, Any]], chosen: dict[str, 
         "tables": [{
             "caption": constant.caption,
             "columns": [constant.column, "validation set", "rolls", "dice right",
-                        "silently wrong rolls", "refused readable rolls"],
+                        "silently wrong rolls", "refused readable rolls", "invented dice"],
             "rows": [[f"{e[knob]:g}", name, str(s["rolls"]), f"{s['dice_right']:.1%}",
-                      str(s["silently_wrong_rolls"]), f"{s['refusal_rate']:.1%}"]
+                      str(s["silently_wrong_rolls"]), f"{s['refusal_rate']:.1%}",
+                      f"{s['phantom_rate']:.1%}"]
                      for e in entries for name, s in e["sets"].items()],
         }],
     }
 
 
+def validation_rolls(sets: Sets, *, calibrated: bool) -> dict[str, list[Roll]]:
+    """Each set's validation rolls of one mode by set name: with ``calibrated`` the rolls of
+    scenarios that calibrate, with their calibration, under "<set> calibrated"; else the rolls
+    without a calibration frame (a shared set's photos, a generated set's generic scenes) under
+    "<set>". Sets without any are left out."""
+    stages = default_stages()
+    named: dict[str, list[Roll]] = {}
+    for recorded, scenes in sets:
+        calibrations: dict[str, Calibration | None] = {}
+        for frame, calibration_frame in frames_to_read(recorded, scenes):
+            if (calibration_frame is not None) is not calibrated:
+                continue
+            calibration = calibration_of(calibration_frame, calibrations, stages)
+            if calibrated and calibration is None:
+                continue
+            name = recorded.root.name + (" calibrated" if calibrated else "")
+            named.setdefault(name, []).append((frame, calibration))
+    return named
+
+
+def reread(constant: Constant, override: Callable[[float], AbstractContextManager[None]],
+           values: tuple[float, ...], sets: dict[str, list[Roll]]) -> list[dict[str, Any]]:
+    """Each candidate with the figures of every validation set read at it: every roll is read
+    again by the whole reader, networks and all, inside ``override(value)``."""
+    stages = default_stages()
+    entries = []
+    for value in values:
+        with override(value):
+            scored = {name: figures([score_frame(frame, reader.read_roll(
+                load_frame(frame.path), calibration, frame.removed, stages=stages), 0.0)
+                for frame, calibration in rolls]) for name, rolls in sets.items()}
+        entries.append(entry(constant, value, scored))
+        print(f"{constant.knob} {value:g}: {scored}", flush=True)
+    return entries
+
+
 def main(constant: Constant, description: str, argv: list[str] | None,
-         calibrated_rolls: Callable[[list[tuple[RecordedSet, int | None]]], dict[str, Rolls]],
+         rolls_of: Callable[[Sets], dict[str, Rolls]],
          table: Callable[[dict[str, Rolls]], list[dict[str, Any]]]) -> int:
-    """A chooser's command line: the generated validation sets given, their calibrated rolls
-    (by set name; none is a usage error), every candidate's entry from ``table``, the choice
-    written to benchmarks/results/<benchmark>.json or ``--out``."""
+    """A chooser's command line: the constant's shared sets and the generated validation sets
+    given, their rolls by set name from ``rolls_of`` (none of the constant's mode is a usage
+    error), every candidate's entry from ``table``, the choice written to
+    benchmarks/results/<benchmark>.json or ``--out``."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--datasets", type=Path, required=True)
-    parser.add_argument("--generated", type=Path, action="append", required=True)
+    parser.add_argument("--generated", type=Path, action="append",
+                        required=not constant.shared_sets, default=[])
     parser.add_argument("--scenes", type=int, action="append", default=[],
                         help="a generated set's first N scenes only: once for all sets, or once "
                              "per --generated, in order")
@@ -98,14 +166,16 @@ def main(constant: Constant, description: str, argv: list[str] | None,
     args = parser.parse_args(argv)
     try:
         limits = scene_limits(args.generated, args.scenes)
-        sets = [(open_set(args.datasets, str(path)), limit)
-                for path, limit in zip(args.generated, limits, strict=True)]
+        sets = [(open_set(args.datasets, name), None) for name in constant.shared_sets]
+        sets += [(open_set(args.datasets, str(path)), limit)
+                 for path, limit in zip(args.generated, limits, strict=True)]
     except ValueError as error:
         parser.error(str(error))
-    rolls = calibrated_rolls(sets)
-    if not rolls:
-        parser.error("no calibrated validation rolls to choose on: give a generated set with "
-                     "appliance scenes")
+    rolls = rolls_of(sets)
+    if not any(name.endswith(" calibrated") is constant.calibrated for name in rolls):
+        parser.error(f"no {constant.mode} validation rolls to choose on"
+                     + (": give a generated set with appliance scenes" if constant.calibrated
+                        else ""))
     entries = table(rolls)
     chosen = choose(constant, entries)
     args.out.write_text(json.dumps(result(constant, entries, chosen), indent=1) + "\n",

@@ -33,9 +33,9 @@ from pi_reader.vision.types import (
     DIE_COLOURS,
     WHITE,
     WHITE_DICE,
-    box_intersection,
     expected_colours,
     int_box,
+    smaller_box_share,
 )
 
 FORMAT = "pi-reader-calibration"
@@ -262,8 +262,7 @@ def _calibration_dice(found: list[FoundDie]) -> list[Detection]:
 
 def _overlapping(a: Detection, b: Detection) -> bool:
     """Whether two boxes share more of the smaller one than two dice lying apart can."""
-    smaller = min(a.box[2] * a.box[3], b.box[2] * b.box[3])
-    return box_intersection(a.box, b.box) > APART_OVERLAP * smaller
+    return smaller_box_share(a.box, b.box) > APART_OVERLAP
 
 
 def calibrate(frame: np.ndarray, stages: Stages | None = None, *,

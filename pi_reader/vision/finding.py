@@ -3,8 +3,9 @@
 Calibration and the reader both start here, so a die is a die by one rule: the detector's boxes
 (at the calibrated die size, or on its pyramid), each read by the classifier; what it calls *not
 a die* is left out, and so is one of any two boxes of which one lies inside the other at most a
-part of its size (see :func:`whole_dice`). A value is trusted only when the classifier is sure of
-it from every view (:func:`trusted_value`).
+part of its size, or, without a calibration, which share much of the smaller box (see
+:func:`whole_dice`). A value is trusted only when the classifier is sure of it from every view
+(:func:`trusted_value`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pi_reader.vision import detector
 from pi_reader.vision.detector import Detection
 from pi_reader.vision.faces import FaceReading
 from pi_reader.vision.stages import Stages
+from pi_reader.vision.types import smaller_box_share
 
 # A value is taken only when the classifier's mean probability over the patch's views is at
 # least MIN_VALUE_CONFIDENCE and no single view gives it less than MIN_VIEW_AGREEMENT (without
@@ -28,6 +30,14 @@ GENERIC_MIN_VALUE_CONFIDENCE = 0.8
 GENERIC_MIN_VIEW_AGREEMENT = 0.8
 # The one value a part of a die can show: a single pip is a die's face with one pip.
 PIP_LOOKALIKE = 1
+# Without a calibration, two dice found whose boxes share at least this much of the smaller box
+# are one die found twice: a die seen at a slant gives a peak on its top face and another on a
+# side face, and no count check catches the second. Dice side by side share only their boxes'
+# margins (calibration.APART_OVERLAP); a heap's box round two dice is told apart by size
+# (detector.PART_OF_DIE) first. Chosen on the generic validation splits by
+# training/choose_seen_twice.py (benchmarks/results/seen_twice.json). A calibrated read looks
+# straight down and counts its dice: there the rule only took dice pressed together.
+SEEN_TWICE = 0.4
 
 FoundDie = tuple[Detection, FaceReading]
 
@@ -88,6 +98,9 @@ def whole_dice(dice: list[FoundDie], *, calibrated: bool) -> list[FoundDie]:
       exactly like a die showing one, and a die read surely round it is the die it belongs to;
     - otherwise the large one is a whole heap seen from far (whose patch may even look like a
       face: three small dice in a row read as a three), and the small one is a die.
+
+    Without a calibration, of the rest, two boxes sharing SEEN_TWICE of the smaller one are one
+    die found twice, and the weaker detection goes.
     """
     dropped: set[int] = set()
     for i, (small, small_face) in enumerate(dice):
@@ -95,7 +108,18 @@ def whole_dice(dice: list[FoundDie], *, calibrated: bool) -> list[FoundDie]:
             if i != j and detector.part_of(small, large):
                 whole = _whole_inside(small_face, large_face, calibrated=calibrated)
                 dropped.add(j if whole else i)
-    return [die for k, die in enumerate(dice) if k not in dropped]
+    kept = [die for k, die in enumerate(dice) if k not in dropped]
+    return kept if calibrated else _each_once(kept)
+
+
+def _each_once(dice: list[FoundDie]) -> list[FoundDie]:
+    """The dice less the weaker of any two whose boxes share SEEN_TWICE of the smaller one, in
+    the order given."""
+    kept: list[int] = []
+    for k in sorted(range(len(dice)), key=lambda k: -dice[k][0].score):
+        if all(smaller_box_share(dice[k][0].box, dice[m][0].box) < SEEN_TWICE for m in kept):
+            kept.append(k)
+    return [dice[k] for k in sorted(kept)]
 
 
 def _whole_inside(small: FaceReading, large: FaceReading, *, calibrated: bool) -> bool:

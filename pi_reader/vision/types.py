@@ -48,6 +48,13 @@ def box_intersection(a: Sequence[float], b: Sequence[float]) -> float:
         0.0, min(ay + ah, by + bh) - max(ay, by))
 
 
+def smaller_box_share(a: Sequence[float], b: Sequence[float]) -> float:
+    """The share of the smaller of two boxes ``(x, y, w, h)`` that they have in common (0 apart,
+    1 when one lies inside the other): how far two found boxes are one thing found twice."""
+    smaller = min(a[2] * a[3], b[2] * b[3])
+    return box_intersection(a, b) / smaller if smaller > 0 else 0.0
+
+
 def box_overlap(a: Sequence[float], b: Sequence[float]) -> float:
     """Intersection over union of two boxes ``(x, y, w, h)``: how well a finder's box fits a
     labelled one (0 apart, 1 the same)."""

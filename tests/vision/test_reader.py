@@ -234,3 +234,26 @@ def test_only_a_roll_refused_for_missing_dice_alone_is_looked_at_closer(datasets
         for k, face in enumerate(label_stages(frame.dice).read_faces(image, boxes))])
     reading = read_roll(pixels(frame), s05, stages=unread)
     assert len(asked) == 1 and not reading.ok
+
+
+def side_face_box(box, share):
+    """A box beside ``box`` (a die's side face seen at a slant) sharing ``share`` of it."""
+    x, y, w, h = box
+    return (x + w * (1.0 - share), y, w, h)
+
+
+def test_without_a_calibration_a_die_found_twice_is_one_die(datasets_dir):
+    # A die seen at a slant: a weaker peak on its side face, its box over most of the die's.
+    frame = labelled(datasets_dir, SET, "s00/roll_001.jpg")
+    twice = (side_face_box(frame.dice[0].box, 0.7), sure(frame.dice[0].value))
+    _, reading = read(datasets_dir, "s00/roll_001.jpg", None, extra=[twice])
+    assert len(reading.dice) == len(frame.dice)
+    assert [d.box for d in reading.dice] == [
+        tuple(round(v) for v in d.box) for d in frame.dice]
+
+
+def test_a_calibrated_read_counts_a_die_found_twice_instead(datasets_dir, s05):
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    twice = (side_face_box(frame.dice[0].box, 0.7), sure(frame.dice[0].value))
+    _, reading = read(datasets_dir, "s05/roll_001.jpg", s05, extra=[twice])
+    assert not reading.ok and len(reading.dice) == len(frame.dice) + 1
