@@ -24,6 +24,7 @@ import pytest
 
 from pi_reader.vision import calibration_fit, detector, faces, finding, quality, reader
 from pi_reader.vision.calibration import Calibration
+from pi_reader.vision.faces import FaceReading
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.recorded import LabelledFrame
 from pi_reader.vision.scoring import score_frame
@@ -213,6 +214,23 @@ def test_a_box_inside_a_die_is_a_part_of_it_up_to_four_tenths_of_its_side(inner_
     die = detector.Detection((0.0, 0.0, 100.0, 100.0), 0.9)
     inner = detector.Detection((40.0, 40.0, inner_side, inner_side), 0.9)
     assert detector.part_of(inner, die) is part
+
+
+@pytest.mark.parametrize(("share", "once"), [(0.3, False), (0.6, True)])
+def test_without_a_calibration_boxes_sharing_four_tenths_of_the_smaller_are_one_die(share, once):
+    # finding.SEEN_TWICE: chosen at 0.4 of the smaller box on the generic validation splits
+    # (training/choose_seen_twice.py); at half of it the first probe (two dice side by side with
+    # loose boxes) would be one die, at double the second (a die and its side face) two.
+    die = (detector.Detection((0.0, 0.0, 100.0, 100.0), 0.9), FaceReading(3, 0.99, 0.99, True))
+    side = (detector.Detection((100.0 * (1.0 - share), 0.0, 100.0, 100.0), 0.5),
+            FaceReading(3, 0.9, 0.9, True))
+    assert finding.whole_dice([side, die], calibrated=False) == ([die] if once else [side, die])
+    assert finding.whole_dice([side, die], calibrated=True) == [side, die]
+
+
+def test_the_share_from_which_two_boxes_are_one_die_is_what_its_chooser_chose():
+    result = json.loads((CHOSEN_THRESHOLDS.parent / "seen_twice.json").read_text())
+    assert result["figures"]["chosen"]["generic"]["seen_twice"] == finding.SEEN_TWICE
 
 
 @pytest.mark.parametrize(("lean_deg", "cocked"), [(6.0, False), (12.0, True)])
