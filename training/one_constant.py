@@ -165,6 +165,10 @@ def main(constant: Constant, description: str, argv: list[str] | None,
                         default=Path(f"benchmarks/results/{constant.benchmark}.json"))
     args = parser.parse_args(argv)
     try:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        parser.error(f"--out {args.out}: its folder cannot be made ({error.strerror})")
+    try:
         limits = scene_limits(args.generated, args.scenes)
         sets = [(open_set(args.datasets, name), None) for name in constant.shared_sets]
         sets += [(open_set(args.datasets, str(path)), limit)

@@ -60,3 +60,12 @@ def test_a_missing_shared_set_is_named_in_the_usage_message(capsys, tmp_path):
     with pytest.raises(SystemExit):
         choose_seen_twice.main(["--datasets", str(tmp_path)])
     assert "the shared set real-d6-overhead is missing" in capsys.readouterr().err
+
+
+def test_an_out_file_whose_folder_cannot_be_made_is_refused_before_anything_is_read(
+        capsys, tmp_path):
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    with pytest.raises(SystemExit):
+        choose_seen_twice.main(["--datasets", str(tmp_path / "nowhere"), "--out",
+                                str(tmp_path / "a-file" / "seen_twice.json")])
+    assert "its folder cannot be made" in capsys.readouterr().err
