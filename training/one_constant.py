@@ -19,7 +19,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
 
@@ -28,7 +28,7 @@ from pi_reader.vision import reader
 from pi_reader.vision.calibration import Calibration
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.recorded import LabelledFrame, RecordedSet
-from pi_reader.vision.scoring import score_frame
+from pi_reader.vision.scoring import FrameScore, score_frame
 from pi_reader.vision.stages import default_stages
 from training.choose_thresholds import (
     FIGURES,
@@ -58,7 +58,7 @@ class Constant:
     column: str  # the table's first column, the candidate
     calibrated: bool = True  # whose rule chooses: the calibrated mode's or the generic one's
     shared_sets: tuple[str, ...] = ()  # shared sets read besides the generated ones given
-    safer: str = "smaller"  # which way ties go: the value that changes the reader least
+    safer: Literal["smaller", "larger"] = "smaller"  # ties go to the value changing least
 
     @property
     def mode(self) -> str:
@@ -134,14 +134,21 @@ def validation_rolls(sets: Sets, *, calibrated: bool) -> dict[str, list[Roll]]:
 def reread(constant: Constant, override: Callable[[float], AbstractContextManager[None]],
            values: tuple[float, ...], sets: dict[str, list[Roll]]) -> list[dict[str, Any]]:
     """Each candidate with the figures of every validation set read at it: every roll is read
-    again by the whole reader, networks and all, inside ``override(value)``."""
+    again by the whole reader, networks and all, inside ``override(value)``. Each frame is
+    decoded once and read at every candidate in turn, so no frame is kept past its rolls."""
     stages = default_stages()
+    scores: dict[float, dict[str, list[FrameScore]]] = {
+        value: {name: [] for name in sets} for value in values}
+    for name, rolls in sets.items():
+        for frame, calibration in rolls:
+            image = load_frame(frame.path)
+            for value in values:
+                with override(value):
+                    reading = reader.read_roll(image, calibration, frame.removed, stages=stages)
+                scores[value][name].append(score_frame(frame, reading, 0.0))
     entries = []
-    for value in values:
-        with override(value):
-            scored = {name: figures([score_frame(frame, reader.read_roll(
-                load_frame(frame.path), calibration, frame.removed, stages=stages), 0.0)
-                for frame, calibration in rolls]) for name, rolls in sets.items()}
+    for value, by_set in scores.items():
+        scored = {name: figures(frames) for name, frames in by_set.items()}
         entries.append(entry(constant, value, scored))
         print(f"{constant.knob} {value:g}: {scored}", flush=True)
     return entries
