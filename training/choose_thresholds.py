@@ -1,7 +1,7 @@
 """Choose the reader's decision thresholds on the validation splits, and say why.
 
     python training/choose_thresholds.py --datasets ../shared/datasets \
-        --generated /work/renders/dr1 [--scenes N] [--out benchmarks/results/thresholds.json]
+        --generated /work/renders/dr1 [--scenes N] [--mode calibrated|generic] [--out FILE]
 
 Each mode has its own: with a calibration the detector's ``PEAK_THRESHOLD`` and
 ``TARGET_SIDE_PX`` (the side a calibrated frame's dice are scaled to) and the reader's
@@ -14,6 +14,10 @@ once per target side), their answers kept, and the whole reader is then run agai
 answers for every combination, scored as ``replay`` scores. Each mode's thresholds are chosen on
 its own frames by its rule (``CALIBRATED_RULE``, ``GENERIC_RULE``), which puts a silently wrong
 roll before everything else. Test splits and the qwixx-rendered sets are never read here.
+
+``--mode`` chooses one mode's thresholds alone (written by default to
+``benchmarks/results/thresholds-<mode>.json``; both modes go to ``thresholds.json``): a mode's
+choice depends only on its own validation rolls, so one can be chosen again without the other.
 """
 
 from __future__ import annotations
@@ -75,6 +79,7 @@ GENERIC_RULE = (
     "invented (rates, mean over the generic validation sets), then the fewest refused readable "
     "rolls, then the stricter thresholds")
 RULES = {"calibrated": CALIBRATED_RULE, "generic": GENERIC_RULE}
+MODES = tuple(RULES)
 
 Row = tuple[LabelledFrame, np.ndarray, "Calibration | None", "Seen"]
 
@@ -157,9 +162,11 @@ def calibration_of(frame: LabelledFrame | None, calibrated: dict[str, Calibratio
     return calibrated[frame.image]
 
 
-def collect(sets: list[tuple[RecordedSet, int | None]]) -> dict[str, dict[float, list[Row]]]:
+def collect(sets: list[tuple[RecordedSet, int | None]], modes: tuple[str, ...] = MODES
+            ) -> dict[str, dict[float, list[Row]]]:
     """Each validation set's rows by target side (a generic set's rows under every side), of a
-    generated set only its first scenes when it comes with a limit."""
+    generated set only its first scenes when it comes with a limit; only the rows of ``modes``
+    are read (a scene is calibrated all the same, as that decides its mode)."""
     stages = default_stages()
     out: dict[str, dict[float, list[Row]]] = {}
     for recorded, scenes in sets:
@@ -168,6 +175,8 @@ def collect(sets: list[tuple[RecordedSet, int | None]]) -> dict[str, dict[float,
         by_target: dict[float, list[Row]] = {}
         for frame, calibration_frame in frames_to_read(recorded, scenes):
             calibration = calibration_of(calibration_frame, calibrated, stages)
+            if ("generic" if calibration is None else "calibrated") not in modes:
+                continue
             image = load_frame(frame.path)
             if calibration is None:
                 generic.append((frame, image, None, look(stages, image, None)))
@@ -183,8 +192,8 @@ def collect(sets: list[tuple[RecordedSet, int | None]]) -> dict[str, dict[float,
         if generic:
             out[f"{name} generic" if by_target else name] = dict.fromkeys(TARGET_SIDES, generic)
         rows = generic + by_target.get(TARGET_SIDES[0], [])
-        print(f"{name}: {len(rows)} validation rolls read, {refused} of {len(calibrated)} "
-              "calibrations refused", flush=True)
+        print(f"{name}: {len(rows)} validation rolls of {'/'.join(modes)} read, {refused} of "
+              f"{len(calibrated)} calibrations refused", flush=True)
     return out
 
 
@@ -291,29 +300,32 @@ KNOBS = ("peak_threshold", "target_side_px", "min_value_confidence", "min_view_a
 GENERIC_KNOBS = ("peak_threshold", "min_value_confidence", "min_view_agreement")
 
 
-def result(table: list[dict[str, Any]], calibrated: dict[str, Any], generic: dict[str, Any]
-           ) -> dict[str, Any]:
-    """The choice as a result file (benchmarks/result_file.py's shape, rendered into the docs):
-    each mode's chosen figures as a table, every combination compactly under ``figures``."""
-    chosen = {"calibrated": {knob: calibrated[knob] for knob in KNOBS},
-              "generic": {knob: generic[knob] for knob in GENERIC_KNOBS}}
+def result(table: list[dict[str, Any]], entries: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The choice of each mode in ``entries`` as a result file (benchmarks/result_file.py's
+    shape, rendered into the docs): each mode's chosen figures as a table, every combination
+    compactly under ``figures``."""
+    knobs = {"calibrated": KNOBS, "generic": GENERIC_KNOBS}
+    chosen = {mode: {knob: entry[knob] for knob in knobs[mode]} for mode, entry in entries.items()}
+    names = list(table[0]["sets"])
+    names_of_modes = " and ".join(entries)
     return {
-        "benchmark": "thresholds",
-        "title": "Reader thresholds, chosen on validation data (training/choose_thresholds.py)",
+        "benchmark": "thresholds" if len(entries) > 1 else f"thresholds-{names_of_modes}",
+        "title": f"Reader thresholds of the {names_of_modes} mode{'s' * (len(entries) > 1)}, "
+                 "chosen on validation data (training/choose_thresholds.py)",
         **provenance(),
         "notes": " ".join(
             f"{mode.capitalize()}, the rule: {RULES[mode]}. Chosen: "
             + ", ".join(f"{knob} {value}" for knob, value in knobs.items()) + "."
             for mode, knobs in chosen.items()),
-        "figures": {"rules": RULES, "chosen": chosen,
-                    "columns": [*KNOBS, {name: FIGURES for name in calibrated["sets"]}],
+        "figures": {"rules": {mode: RULES[mode] for mode in entries}, "chosen": chosen,
+                    "columns": [*KNOBS, {name: FIGURES for name in names}],
                     "table": [[*(entry[knob] for knob in KNOBS),
                                {name: [figures[f] for f in FIGURES]
                                 for name, figures in entry["sets"].items()}]
                               for entry in table]},
         "tables": [_chosen_table(f"The {mode} validation sets at the {mode} thresholds",
                                  mode_sets(entry, mode == "calibrated"))
-                   for mode, entry in (("calibrated", calibrated), ("generic", generic))],
+                   for mode, entry in entries.items()],
     }
 
 
@@ -346,7 +358,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, action="append", default=[],
                         help="a generated set's first N scenes only: once for all sets, or once "
                              "per --generated, in order")
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/thresholds.json"))
+    parser.add_argument("--mode", choices=MODES, help="choose this mode's thresholds alone")
+    parser.add_argument("--out", type=Path, help="the result file (default: "
+                        "benchmarks/results/thresholds.json, or thresholds-MODE.json)")
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)),
                         help="processes scoring the combinations (default: one per core)")
     args = parser.parse_args(argv)
@@ -354,17 +368,22 @@ def main(argv: list[str] | None = None) -> int:
         sets = sets_to_load(args.datasets, args.generated, args.scenes)
     except ValueError as error:
         parser.error(str(error))
+    modes = (args.mode,) if args.mode else MODES
+    out = args.out or Path("benchmarks/results/"
+                           f"thresholds{'-' + args.mode if args.mode else ''}.json")
     global _ROWS
-    _ROWS = collect(sets)
+    _ROWS = collect(sets, modes)
     combinations = list(itertools.product(PEAKS, CONFIDENCES, AGREEMENTS))
     # Forked workers share the rows read above; each scores whole combinations, in order.
     with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         table = [entry for entries in pool.map(scored_combination, combinations)
                  for entry in entries]
-    calibrated, generic = choose(table, calibrated=True), choose(table, calibrated=False)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    chosen = result(table, calibrated, generic)
-    args.out.write_text(dumped(chosen))
+    if modes == ("generic",):
+        table = [entry for entry in table if entry["target_side_px"] == TARGET_SIDES[0]]
+    chosen = result(table, {mode: choose(table, calibrated=mode == "calibrated")
+                            for mode in modes})
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(dumped(chosen))
     print(json.dumps(chosen["figures"]["chosen"]))
     return 0
 

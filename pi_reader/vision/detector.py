@@ -47,9 +47,10 @@ LARGEST_INPUT_PX = 1024
 # calibration PEAK_THRESHOLD, without one GENERIC_PEAK_THRESHOLD. Each chosen on the validation
 # splits among 0.1-0.5 by training/choose_thresholds.py with the face classifier's thresholds
 # of its mode (the classifier then refuses what is not a die): a calibrated roll missing a die
-# is refused by the count check, a generic one is not, so the modes weigh a faint die apart.
+# is refused by the count check, a generic one is not, so the modes weigh a faint die apart
+# (benchmarks/results/thresholds.json with a calibration, thresholds-generic.json without).
 PEAK_THRESHOLD = 0.3
-GENERIC_PEAK_THRESHOLD = 0.15
+GENERIC_PEAK_THRESHOLD = 0.2
 # Two peaks closer than this share of the smaller die's side are one die; a die inside another
 # and at most PART_OF_DIE of its side is part of it (a pip is a fifth of a die, two dice pressed
 # together are each half of a box round both). Within one look the reach is the ellipse of

@@ -57,7 +57,7 @@ def test_a_mode_without_validation_sets_says_so():
 def test_the_result_names_each_modes_choice():
     calibrated = entry(0.3, 16.0, figures(0.99), figures(0.8))
     generic = entry(0.15, 12.0, figures(0.9), figures(0.95))
-    chosen = choose.result([calibrated, generic], calibrated, generic)
+    chosen = choose.result([calibrated, generic], {"calibrated": calibrated, "generic": generic})
     assert chosen["figures"]["chosen"] == {
         "calibrated": {"peak_threshold": 0.3, "target_side_px": 16.0,
                        "min_value_confidence": 0.8, "min_view_agreement": 0.6},
@@ -65,3 +65,14 @@ def test_the_result_names_each_modes_choice():
                     "min_view_agreement": 0.6},
     }
     assert [t["rows"][0][0] for t in chosen["tables"]] == ["dr1 calibrated", "real-d6-overhead"]
+
+
+def test_one_mode_alone_names_only_its_choice_and_rule():
+    generic = entry(0.15, 12.0, figures(0.9), figures(0.95))
+    chosen = choose.result([generic], {"generic": generic})
+    assert chosen["figures"]["chosen"] == {"generic": {"peak_threshold": 0.15,
+                                                       "min_value_confidence": 0.8,
+                                                       "min_view_agreement": 0.6}}
+    assert list(chosen["figures"]["rules"]) == ["generic"]
+    assert [t["caption"] for t in chosen["tables"]] == [
+        "The generic validation sets at the generic thresholds"]
