@@ -53,8 +53,9 @@ def table(rows: dict[str, list[Row]]) -> list[dict[str, Any]]:
 
 def calibrated_rows(sets: list[tuple[RecordedSet, int | None]]) -> dict[str, list[Row]]:
     """The calibrated sets' rows at the shipped target side, by set name."""
-    return {name: by_side[detector.TARGET_SIDE_PX] for name, by_side in collect(sets).items()
-            if name.endswith(" calibrated")}
+    side = detector.TARGET_SIDE_PX
+    return {name: by_side[side] for name, by_side in
+            collect(sets, modes=("calibrated",), targets=(side,)).items()}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -86,10 +86,11 @@ Row = tuple[LabelledFrame, np.ndarray, "Calibration | None", "Seen"]
 
 @dataclass
 class Seen:
-    """What the networks answered for one frame: every detection down to LOWEST_PEAK and the
+    """What the networks answered for one frame: every detection down to LOWEST_PEAK for each
+    die side the detector was told (a calibrated frame's own and its closer look's), and the
     face reading and lean of each box they were asked about."""
 
-    detections: list[Detection]
+    detections: dict[float | None, list[Detection]]
     faces: dict[tuple[int, ...], FaceReading]
     leans: dict[tuple[int, ...], Lean]
 
@@ -105,7 +106,7 @@ class Replayed:
         self.seen, self.peak = seen, peak
 
     def find_dice(self, frame: np.ndarray, die_side_px: float | None = None) -> list[Detection]:
-        return [d for d in self.seen.detections if d.score >= self.peak]
+        return [d for d in self.seen.detections[die_side_px] if d.score >= self.peak]
 
     def read_faces(self, frame: np.ndarray, boxes: list[Box]) -> list[FaceReading]:
         return [self.seen.faces[key(box)] for box in boxes]
@@ -117,14 +118,22 @@ class Replayed:
         return Stages(self.find_dice, self.read_faces, self.gauge_lean)
 
 
-def look(stages: Stages, image: np.ndarray, side: float | None) -> Seen:
-    with overridden(detector, "PEAK_THRESHOLD", LOWEST_PEAK), \
-            overridden(detector, "GENERIC_PEAK_THRESHOLD", LOWEST_PEAK):
-        found = list(stages.find_dice(image, side))
-    boxes = [d.box for d in found]
-    faces, leans = stages.read_faces(image, boxes), stages.gauge_lean(image, boxes)
-    return Seen(found, {key(b): f for b, f in zip(boxes, faces, strict=True)},
-                {key(b): g for b, g in zip(boxes, leans, strict=True)})
+def look(stages: Stages, image: np.ndarray, calibration: Calibration | None) -> Seen:
+    """What the networks answer for ``image`` at every die side the reader may tell the
+    detector: none without a calibration; with one the calibrated side, and that side over
+    reader.CLOSER_LOOK for a roll refused for missing dice only (see reader.read_roll)."""
+    sides = ((None,) if calibration is None
+             else (calibration.die_side_px, calibration.die_side_px / reader.CLOSER_LOOK))
+    seen = Seen({}, {}, {})
+    for side in sides:
+        with overridden(detector, "PEAK_THRESHOLD", LOWEST_PEAK), \
+                overridden(detector, "GENERIC_PEAK_THRESHOLD", LOWEST_PEAK):
+            found = list(stages.find_dice(image, side))
+        boxes = [d.box for d in found if key(d.box) not in seen.faces]
+        seen.detections[side] = found
+        seen.faces |= zip(map(key, boxes), stages.read_faces(image, boxes), strict=True)
+        seen.leans |= zip(map(key, boxes), stages.gauge_lean(image, boxes), strict=True)
+    return seen
 
 
 @contextmanager
@@ -162,11 +171,12 @@ def calibration_of(frame: LabelledFrame | None, calibrated: dict[str, Calibratio
     return calibrated[frame.image]
 
 
-def collect(sets: list[tuple[RecordedSet, int | None]], modes: tuple[str, ...] = MODES
-            ) -> dict[str, dict[float, list[Row]]]:
+def collect(sets: list[tuple[RecordedSet, int | None]], modes: tuple[str, ...] = MODES,
+            targets: tuple[float, ...] = TARGET_SIDES) -> dict[str, dict[float, list[Row]]]:
     """Each validation set's rows by target side (a generic set's rows under every side), of a
     generated set only its first scenes when it comes with a limit; only the rows of ``modes``
-    are read (a scene is calibrated all the same, as that decides its mode)."""
+    are read (a scene is calibrated all the same, as that decides its mode), a calibrated one
+    at each of ``targets``."""
     stages = default_stages()
     out: dict[str, dict[float, list[Row]]] = {}
     for recorded, scenes in sets:
@@ -181,17 +191,17 @@ def collect(sets: list[tuple[RecordedSet, int | None]], modes: tuple[str, ...] =
             if calibration is None:
                 generic.append((frame, image, None, look(stages, image, None)))
                 continue
-            for target in TARGET_SIDES:
+            for target in targets:
                 with overridden(detector, "TARGET_SIDE_PX", target):
-                    seen = look(stages, image, calibration.die_side_px)
+                    seen = look(stages, image, calibration)
                 by_target.setdefault(target, []).append((frame, image, calibration, seen))
         refused = sum(c is None for c in calibrated.values())
         name = recorded.root.name
         if by_target:
             out[f"{name} calibrated"] = by_target
         if generic:
-            out[f"{name} generic" if by_target else name] = dict.fromkeys(TARGET_SIDES, generic)
-        rows = generic + by_target.get(TARGET_SIDES[0], [])
+            out[f"{name} generic" if by_target else name] = dict.fromkeys(targets, generic)
+        rows = generic + by_target.get(targets[0], [])
         print(f"{name}: {len(rows)} validation rolls of {'/'.join(modes)} read, {refused} of "
               f"{len(calibrated)} calibrations refused", flush=True)
     return out

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
+from pi_reader.vision import reader
+from pi_reader.vision.calibration import Calibration
+from pi_reader.vision.detector import Detection
+from pi_reader.vision.faces import FaceReading
+from pi_reader.vision.lean import Lean
+from pi_reader.vision.stages import Stages
 from training import choose_thresholds as choose
+
+FRAME = np.zeros((100, 100, 3), np.uint8)
 
 
 def figures(dice_right: float, silently_wrong: int = 0, rolls: int = 60,
@@ -76,3 +85,29 @@ def test_one_mode_alone_names_only_its_choice_and_rule():
     assert list(chosen["figures"]["rules"]) == ["generic"]
     assert [t["caption"] for t in chosen["tables"]] == [
         "The generic validation sets at the generic thresholds"]
+
+
+def test_a_calibrated_frame_is_seen_at_its_side_and_at_the_closer_look_as_the_reader_looks():
+    asked: list[float | None] = []
+
+    def find(frame, side=None):
+        asked.append(side)
+        return [Detection((10.0, 10.0, 20.0, 20.0), 0.9),
+                Detection((50.0, 10.0, 20.0 if side is None else side, 20.0), 0.12)]
+
+    read: list[int] = []
+
+    def faces(frame, boxes):
+        read.append(len(boxes))
+        return [FaceReading(3, 0.9, 0.9, True) for _ in boxes]
+
+    stages = Stages(find, faces, lambda frame, boxes: [Lean(((0, 0),) * 4, 0.0) for _ in boxes])
+    calibration = Calibration(30.0, {}, (100, 100), ())
+    seen = choose.look(stages, FRAME, calibration)
+    assert asked == [30.0, 30.0 / reader.CLOSER_LOOK]
+    assert read == [2, 1]  # a box both looks find is read once
+    replayed = choose.Replayed(seen, peak=0.3).stages()
+    assert [d.box[2] for d in replayed.find_dice(FRAME, 30.0 / reader.CLOSER_LOOK)] == [20.0]
+    assert [d.box[2] for d in choose.Replayed(seen, peak=0.1).find_dice(FRAME, 30.0)] == [
+        20.0, 30.0]
+    assert choose.look(stages, FRAME, None).detections.keys() == {None}
