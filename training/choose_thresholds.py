@@ -240,9 +240,12 @@ _ROWS: dict[str, dict[float, list[Row]]] = {}  # the rows collect() read, for th
 
 
 def scored_combination(combination: tuple[float, float, float]) -> list[dict[str, Any]]:
-    """The table's entries (one per target side) for one peak, confidence and agreement, each
+    """The table's entries (one per target side; one alone when no calibrated rows were read,
+    as a generic frame is read alike at every side) for one peak, confidence and agreement, each
     mode's frames read at them."""
     peak, confidence, agreement = combination
+    sides = (TARGET_SIDES if any(name.endswith(" calibrated") for name in _ROWS)
+             else TARGET_SIDES[:1])
     entries = []
     with overridden(finding, "MIN_VALUE_CONFIDENCE", confidence), \
             overridden(finding, "MIN_VIEW_AGREEMENT", agreement), \
@@ -250,7 +253,7 @@ def scored_combination(combination: tuple[float, float, float]) -> list[dict[str
             overridden(finding, "GENERIC_MIN_VIEW_AGREEMENT", agreement):
         generic = {name: score(by[TARGET_SIDES[0]], peak) for name, by in _ROWS.items()
                    if not name.endswith(" calibrated")}
-        for target in TARGET_SIDES:
+        for target in sides:
             calibrated = {name: score(by[target], peak) for name, by in _ROWS.items()
                           if name.endswith(" calibrated")}
             entries.append({"peak_threshold": peak, "target_side_px": target,
@@ -388,8 +391,6 @@ def main(argv: list[str] | None = None) -> int:
     with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         table = [entry for entries in pool.map(scored_combination, combinations)
                  for entry in entries]
-    if modes == ("generic",):
-        table = [entry for entry in table if entry["target_side_px"] == TARGET_SIDES[0]]
     chosen = result(table, {mode: choose(table, calibrated=mode == "calibrated")
                             for mode in modes})
     out.parent.mkdir(parents=True, exist_ok=True)
