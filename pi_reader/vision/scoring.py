@@ -246,9 +246,11 @@ def _value_confusion(
 def _colour_confusion(
     coloured: list[tuple[LabelledDie, DieReading]],
 ) -> dict[str, dict[str, int]]:
+    """Label colour -> colour read -> count, keyed by plain names: the reader names the rules'
+    dice by their ``Colour`` members, whose repr would otherwise show in the printed table."""
     confusion: dict[str, Counter[str]] = {}
     for lab, die in coloured:
-        confusion.setdefault(str(lab.colour), Counter())[die.colour] += 1
+        confusion.setdefault(str(lab.colour), Counter())[str(die.colour)] += 1
     return {k: dict(v) for k, v in sorted(confusion.items())}
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from pi_reader.rules.types import Colour
 from pi_reader.vision.recorded import LabelledDie, LabelledFrame
 from pi_reader.vision.scoring import Report, score_frame
 from pi_reader.vision.types import DieReading, Problem, ProblemKind, RollReading, box_overlap
@@ -86,6 +87,15 @@ def test_the_report_sums_frames_and_builds_confusion_matrices():
     assert summary["mean_ms"] == 30.0
     assert summary["slowest"][0] == {"image": "f.jpg", "ms": 40.0}
     assert summary["worst"][0]["mistakes"] == 2
+
+
+def test_colour_confusion_names_colours_plainly_whatever_type_the_reader_used():
+    report = Report()
+    labels = frame(label("red", 4, 0, 0))
+    report.add(score_frame(labels, RollReading(dice=(die(Colour.RED, 4, 0, 0),)), 0.02))
+    confusion = report.summary()["colour_confusion"]
+    assert confusion == {"red": {"red": 1}}
+    assert "Colour" not in str(confusion)
 
 
 @pytest.mark.parametrize(("a", "b", "overlap"), [
