@@ -225,21 +225,32 @@ def _table(image: str, reading: RollReading) -> str:
 
 
 class _ProgressBar:
-    """The replay's progress on one stderr line, redrawn in place; ``close`` ends the line so
-    that whatever is printed next (an error, the report) starts on a line of its own."""
+    """The replay's progress on stderr. On a terminal one line is redrawn in place; elsewhere (a
+    log file, journald, CI) a plain line at each tenth of the set, since a carriage return per
+    frame would make one line of the whole run. ``close`` ends an open line so that whatever is
+    printed next (an error, the report) starts on a line of its own."""
 
     WIDTH = 30
+    STEPS_OFF_TERMINAL = 10
 
     def __init__(self) -> None:
+        self._on_terminal = sys.stderr.isatty()
         self._line_open = False
+        self._last_step = 0
 
     def __call__(self, done: int, total: int, image: str) -> None:
-        filled = self.WIDTH * done // max(total, 1)
-        bar = "#" * filled + "." * (self.WIDTH - filled)
-        sys.stderr.write(f"\r[{bar}] {done}/{total} {image[:40]:<40}")
-        self._line_open = True
-        if done == total:
-            self.close()
+        if self._on_terminal:
+            filled = self.WIDTH * done // max(total, 1)
+            bar = "#" * filled + "." * (self.WIDTH - filled)
+            sys.stderr.write(f"\r[{bar}] {done}/{total} {image[:40]:<40}")
+            self._line_open = True
+            if done == total:
+                self.close()
+        else:
+            step = self.STEPS_OFF_TERMINAL * done // max(total, 1)
+            if step > self._last_step:
+                sys.stderr.write(f"replay: {done}/{total} frames read\n")
+                self._last_step = step
         sys.stderr.flush()
 
     def close(self) -> None:

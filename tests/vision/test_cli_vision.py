@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
 from pi_reader.cli import main
+from pi_reader.cli.vision import _ProgressBar
 
 
 def test_a_corrupt_image_gets_its_json_line_with_an_error_and_a_failing_exit(tmp_path, capsys):
@@ -138,12 +140,33 @@ def test_replay_reports_accuracy_and_times_as_json(datasets_dir, tmp_path, capsy
     assert report["calibration_errors"] == {}
 
 
-def test_replay_shows_a_progress_bar_and_a_text_report(datasets_dir, tmp_path, capsys):
+def test_replay_shows_a_progress_bar_on_a_terminal_and_a_text_report(
+    datasets_dir, tmp_path, capsys, monkeypatch
+):
     folder, _ = small_set(datasets_dir, tmp_path, rolls=1)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     assert main(["replay", str(folder)]) == 0
     captured = capsys.readouterr()
-    assert "1/1" in captured.err and "#" in captured.err
+    assert "\r[" in captured.err and "1/1" in captured.err and "#" in captured.err
+    assert captured.err.endswith("\n")
     assert "dice right" in captured.out and "value confusion" in captured.out
+
+
+def test_replay_off_a_terminal_logs_plain_lines(datasets_dir, tmp_path, capsys):
+    folder, _ = small_set(datasets_dir, tmp_path, rolls=2)
+    assert main(["replay", str(folder)]) == 0
+    err = capsys.readouterr().err
+    assert "\r" not in err and "#" not in err
+    assert err.splitlines() == ["replay: 1/2 frames read", "replay: 2/2 frames read"]
+
+
+def test_the_progress_off_a_terminal_writes_ten_lines_for_a_long_set(capsys):
+    progress = _ProgressBar()
+    for done in range(301):
+        progress(done, 300, f"s{done:03d}/roll_001.jpg")
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 10 and lines[0] == "replay: 30/300 frames read"
+    assert lines[-1] == "replay: 300/300 frames read"
 
 
 def relabelled_set(datasets_dir, tmp_path, change):
