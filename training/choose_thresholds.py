@@ -50,7 +50,7 @@ from pi_reader.vision.lean import Lean
 from pi_reader.vision.recorded import LabelledFrame, RecordedSet
 from pi_reader.vision.scoring import FrameScore, die_right, score_frame
 from pi_reader.vision.stages import Stages, default_stages
-from training.data import scene_index, sets_to_load
+from training.data import add_set_options, scene_index, sets_to_load
 from training.splits import select
 
 PEAKS = (0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
@@ -366,11 +366,7 @@ def dumped(result_file: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--datasets", type=Path, required=True)
-    parser.add_argument("--generated", type=Path, action="append", default=[])
-    parser.add_argument("--scenes", type=int, action="append", default=[],
-                        help="a generated set's first N scenes only: once for all sets, or once "
-                             "per --generated, in order")
+    add_set_options(parser)
     parser.add_argument("--mode", choices=MODES, help="choose this mode's thresholds alone")
     parser.add_argument("--out", type=Path, help="the result file (default: "
                         "benchmarks/results/thresholds.json, or thresholds-MODE.json)")

@@ -12,6 +12,7 @@ one with any box error the reader's finder makes.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Iterable
@@ -99,6 +100,19 @@ def scene_limits(generated: list[Path], scenes: list[int]) -> list[int | None]:
         raise ValueError(f"--scenes given {len(scenes)} times for {len(generated)} generated "
                          "sets: give it once for all, or once for each --generated in order")
     return list(scenes)
+
+
+def add_set_options(parser: argparse.ArgumentParser, *, generated_required: bool = False
+                    ) -> None:
+    """The options naming the sets a script reads: the shared sets' folder, the generated
+    sets and their scene limits (:func:`sets_to_load` takes the three)."""
+    parser.add_argument("--datasets", type=Path, required=True, help="the shared sets' folder")
+    parser.add_argument("--generated", type=Path, action="append", default=[],
+                        required=generated_required,
+                        help="a generated set's folder (training/render_scenes.py); repeatable")
+    parser.add_argument("--scenes", type=int, action="append", default=[],
+                        help="use a generated set's first N scenes only: once for all sets, "
+                             "or once per --generated, in order")
 
 
 def sets_to_load(datasets: Path, generated: list[Path], scenes: list[int]

@@ -40,7 +40,7 @@ from training.choose_thresholds import (
     silent_noise,
     silently_wrong,
 )
-from training.data import open_set, scene_limits
+from training.data import add_set_options, open_set, scene_limits
 
 Rolls = TypeVar("Rolls")  # what a chooser keeps of a set's validation rolls
 Roll = tuple[LabelledFrame, Calibration | None]  # a validation roll and its calibration, if any
@@ -162,12 +162,7 @@ def main(constant: Constant, description: str, argv: list[str] | None,
     error), every candidate's entry from ``table``, the choice written to
     benchmarks/results/<benchmark>.json or ``--out``."""
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--datasets", type=Path, required=True)
-    parser.add_argument("--generated", type=Path, action="append",
-                        required=not constant.shared_sets, default=[])
-    parser.add_argument("--scenes", type=int, action="append", default=[],
-                        help="a generated set's first N scenes only: once for all sets, or once "
-                             "per --generated, in order")
+    add_set_options(parser, generated_required=not constant.shared_sets)
     parser.add_argument("--out", type=Path,
                         default=Path(f"benchmarks/results/{constant.benchmark}.json"))
     args = parser.parse_args(argv)

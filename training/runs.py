@@ -24,19 +24,22 @@ import torch
 from onnx import numpy_helper
 from torch import nn
 
-from training.data import REAL_SETS, Frame, describe, load_frames, sets_to_load, write_card
+from training.data import (
+    REAL_SETS,
+    Frame,
+    add_set_options,
+    describe,
+    load_frames,
+    sets_to_load,
+    write_card,
+)
 
 
 def parser_for(description: str, *, steps: int, batch: int, model_file: str
                ) -> argparse.ArgumentParser:
     """The options every training script takes; a script adds its own."""
     parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--datasets", type=Path, required=True, help="the shared sets' folder")
-    parser.add_argument("--generated", type=Path, action="append", default=[],
-                        help="a generated set's folder (training/render_scenes.py); repeatable")
-    parser.add_argument("--scenes", type=int, action="append", default=[],
-                        help="use a generated set's first N scenes only: once for all sets, "
-                             "or once per --generated, in order")
+    add_set_options(parser)
     parser.add_argument("--steps", type=int, default=steps)
     parser.add_argument("--batch", type=int, default=batch)
     parser.add_argument("--lr", type=float, default=3e-3)

@@ -1,0 +1,93 @@
+"""Retrained networks are compared with the shipped ones by whole reads, each mode by its rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from pi_reader.vision import detector, faces, lean
+from pi_reader.vision.recorded import load_recorded_set
+from pi_reader.vision.stages import Stages
+from training import compare_networks
+
+from .test_choose_thresholds import figures
+from .test_splits import generated_set
+
+
+def entry(name: str, calibrated: dict[str, float], generic: dict[str, float]) -> dict[str, Any]:
+    return compare_networks.entry(name, {"dr2val calibrated": calibrated,
+                                         "real-d6-overhead": generic})
+
+
+def test_a_silently_wrong_roll_beyond_the_noise_outranks_more_dice_right():
+    shipped = entry("shipped", figures(0.94, silently_wrong=3), figures(0.90))
+    bolder = entry("bolder", figures(0.97, silently_wrong=5), figures(0.95))
+    assert compare_networks.ranked([shipped, bolder], calibrated=True) == ["shipped", "bolder"]
+    # 60 generic rolls allow one silently wrong roll of noise: both have none here
+    assert compare_networks.ranked([shipped, bolder], calibrated=False) == ["bolder", "shipped"]
+
+
+def test_equal_reads_go_to_the_candidate_given_first():
+    same = figures(0.95)
+    entries = [entry("shipped", same, same), entry("retrained", same, same)]
+    assert compare_networks.ranked(entries, calibrated=True) == ["shipped", "retrained"]
+
+
+def test_a_mode_no_candidate_read_ranks_nobody():
+    entries = [compare_networks.entry("shipped", {"real-d6-overhead": figures(0.9)})]
+    assert compare_networks.ranked(entries, calibrated=True) == []
+    result = compare_networks.result([], entries)
+    assert result["figures"]["ranked"] == {"calibrated": [], "generic": ["shipped"]}
+
+
+def test_a_candidate_brings_its_own_networks_and_the_shipped_ones_stand_in(tmp_path):
+    (tmp_path / detector.MODEL_FILE).write_bytes(b"a detector")
+    candidate = compare_networks.candidate(f"new={tmp_path}")
+    networks = candidate.networks()
+    assert networks[faces.MODEL_FILE] == networks[lean.MODEL_FILE] == "shipped"
+    assert len(networks[detector.MODEL_FILE]) == 12
+    assert candidate.own(faces.MODEL_FILE) is None
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("models", "give NAME=FOLDER"),
+    ("=models", "give NAME=FOLDER"),
+    ("new=/no/such/folder", "is no folder"),
+])
+def test_a_malformed_candidate_is_refused_with_what_is_wrong(text, says):
+    with pytest.raises(ValueError, match=says):
+        compare_networks.candidate(text)
+
+
+def test_a_folder_without_networks_is_no_candidate(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        compare_networks.main(["--datasets", str(tmp_path), "--candidate", f"empty={tmp_path}"])
+    assert exit_.value.code == 2
+    assert "holds none of" in capsys.readouterr().err
+
+
+def test_two_candidates_of_one_name_are_refused(tmp_path, capsys):
+    (tmp_path / lean.MODEL_FILE).write_bytes(b"a gauge")
+    with pytest.raises(SystemExit):
+        compare_networks.main(["--datasets", str(tmp_path),
+                               "--candidate", f"a={tmp_path}", "--candidate", f"a={tmp_path}"])
+    assert "a name of its own" in capsys.readouterr().err
+
+
+def test_a_reader_that_finds_nothing_is_scored_silently_wrong_without_a_calibration(tmp_path):
+    root = generated_set(tmp_path, ["a00004"])  # scene 4: validation
+    grey = np.full((64, 64, 3), 128, np.uint8)
+    for name in ("calibration", "roll_001"):
+        (root / "a00004").mkdir(exist_ok=True)
+        cv2.imwrite(str(root / "a00004" / f"{name}.jpg"), grey)
+    blind = Stages(find_dice=lambda frame, side=None: [], read_faces=lambda frame, boxes: [],
+                   gauge_lean=lambda frame, boxes: [])
+    read = compare_networks.read_sets(blind, [(load_recorded_set(root), None)])
+    # no dice, so the calibration is refused and the roll read without one: nothing checks the
+    # count, and the missed die makes a roll reported fine that is wrong
+    assert read["dr-test"]["rolls"] == 1
+    assert read["dr-test"]["dice_right"] == 0.0
+    assert read["dr-test"]["silently_wrong_rolls"] == 1

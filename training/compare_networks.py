@@ -1,0 +1,197 @@
+"""Compare retrained networks with the shipped ones by whole reads on the validation rolls.
+
+    python training/compare_networks.py --datasets ../shared/datasets \
+        --generated /work/renders/dr2val --candidate shipped=models \
+        --candidate new-detector=/work/cand/dB [--scenes N] [--out FILE]
+
+A network is kept only when the whole reader does better with it on validation data; its own
+card's figures (recall on the labelled boxes, a classifier's share right at a floor) leave out
+what the rest of the reader makes of them. A candidate is a folder holding any of the three
+networks under their shipped file names; a network it lacks is the shipped one, so a retrained
+detector is compared on its own. Every candidate reads every validation roll at the shipped
+thresholds, scored as ``replay`` scores: the generated sets' appliance scenes calibrated from
+their own calibration frame by the candidate's networks (calibration finds dice too), the real
+sets' validation photos and generic scenes without a calibration. Each mode's candidates are
+then ranked by that mode's rule (``choose_thresholds.py``); ties go to the candidate given
+first, so give the shipped networks first. Test splits and the qwixx-rendered sets are never
+read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
+
+from benchmarks.result_file import provenance
+from pi_reader.vision import detector, faces, lean, reader
+from pi_reader.vision.calibration import Calibration
+from pi_reader.vision.detector import Detector
+from pi_reader.vision.faces import FaceClassifier
+from pi_reader.vision.images import load_frame
+from pi_reader.vision.lean import LeanGauge
+from pi_reader.vision.recorded import RecordedSet
+from pi_reader.vision.scoring import FrameScore, score_frame
+from pi_reader.vision.stages import Stages
+from training.choose_thresholds import (
+    FIGURES,
+    MODES,
+    RULES,
+    calibration_of,
+    figures,
+    frames_to_read,
+    mode_sets,
+    rank,
+    silent_noise,
+    silently_wrong,
+)
+from training.data import add_set_options, sets_to_load
+
+NETWORK_FILES = (detector.MODEL_FILE, faces.MODEL_FILE, lean.MODEL_FILE)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A named folder of networks; what it lacks is shipped."""
+
+    name: str
+    folder: Path
+
+    def own(self, model_file: str) -> Path | None:
+        path = self.folder / model_file
+        return path if path.is_file() else None
+
+    def stages(self) -> Stages:
+        return Stages(find_dice=Detector(self.own(detector.MODEL_FILE)).detect,
+                      read_faces=FaceClassifier(self.own(faces.MODEL_FILE)).read,
+                      gauge_lean=LeanGauge(self.own(lean.MODEL_FILE)).gauge)
+
+    def networks(self) -> dict[str, str]:
+        """Each network file the candidate brings, with the start of its SHA-256, so that the
+        result says which files were compared; the others are "shipped"."""
+        out = {}
+        for model_file in NETWORK_FILES:
+            path = self.own(model_file)
+            out[model_file] = (hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path
+                               else "shipped")
+        return out
+
+
+def candidate(text: str) -> Candidate:
+    """``NAME=FOLDER`` from the command line; raises ValueError saying what is wrong."""
+    name, separator, folder = text.partition("=")
+    if not separator or not name or not folder:
+        raise ValueError(f"--candidate {text!r}: give NAME=FOLDER")
+    candidate = Candidate(name, Path(folder))
+    if not candidate.folder.is_dir():
+        raise ValueError(f"--candidate {text!r}: {folder} is no folder")
+    if not any(candidate.own(model_file) for model_file in NETWORK_FILES):
+        raise ValueError(f"--candidate {text!r}: {folder} holds none of "
+                         f"{', '.join(NETWORK_FILES)}")
+    return candidate
+
+
+def read_sets(stages: Stages, sets: list[tuple[RecordedSet, int | None]]
+              ) -> dict[str, dict[str, float]]:
+    """The rule's figures of every validation set read whole by ``stages``, by set name (a
+    generated set's calibrated rolls under "<set> calibrated")."""
+    out: dict[str, dict[str, float]] = {}
+    for recorded, scenes in sets:
+        calibrations: dict[str, Calibration | None] = {}
+        scores: dict[str, list[FrameScore]] = {}
+        for frame, calibration_frame in frames_to_read(recorded, scenes):
+            calibration = calibration_of(calibration_frame, calibrations, stages)
+            reading = reader.read_roll(load_frame(frame.path), calibration, frame.removed,
+                                       stages=stages)
+            name = recorded.root.name + (" calibrated" if calibration is not None else "")
+            scores.setdefault(name, []).append(score_frame(frame, reading, 0.0))
+        out |= {name: figures(scored) for name, scored in scores.items()}
+    return out
+
+
+def entry(name: str, sets: dict[str, dict[str, float]]) -> dict[str, Any]:
+    """A candidate as the rule ranks it (every candidate reads at the same thresholds, so the
+    rule's last ties, on the thresholds, are zeros here)."""
+    return {"candidate": name, "min_value_confidence": 0.0, "min_view_agreement": 0.0,
+            "peak_threshold": 0.0, "sets": sets}
+
+
+def ranked(entries: list[dict[str, Any]], calibrated: bool) -> list[str]:
+    """The candidates' names, best first by the mode's rule; an empty list when no candidate
+    read a roll of the mode."""
+    if not any(mode_sets(e, calibrated) for e in entries):
+        return []
+    fewest = min(silently_wrong(e, calibrated) for e in entries)
+    noise = silent_noise(entries, calibrated)
+    order = sorted(range(len(entries)),
+                   key=lambda i: (rank(entries[i], calibrated, fewest, noise), i))
+    return [entries[i]["candidate"] for i in order]
+
+
+def result(candidates: list[Candidate], entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The comparison as a result file (benchmarks/result_file.py's shape)."""
+    by_mode = {mode: ranked(entries, mode == "calibrated") for mode in MODES}
+    best = ", ".join(f"{mode} {names[0]}" for mode, names in by_mode.items() if names)
+    return {
+        "benchmark": "compare_networks",
+        "title": "Networks compared by whole reads on the validation rolls "
+                 "(training/compare_networks.py)",
+        **provenance(),
+        "notes": f"Each mode's candidates ranked by its rule; first: {best}.",
+        "figures": {"rules": RULES, "ranked": by_mode,
+                    "networks": {c.name: c.networks() for c in candidates},
+                    "columns": ["candidate", FIGURES],
+                    "table": [[e["candidate"], {name: [s[f] for f in FIGURES]
+                                                for name, s in e["sets"].items()}]
+                              for e in entries]},
+        "tables": [{
+            "caption": "Whole reads of the validation rolls by each candidate's networks",
+            "columns": ["candidate", "validation set", "rolls", "dice right",
+                        "silently wrong rolls", "refused readable rolls", "invented dice"],
+            "rows": [[e["candidate"], name, str(s["rolls"]), f"{s['dice_right']:.1%}",
+                      str(s["silently_wrong_rolls"]), f"{s['refusal_rate']:.1%}",
+                      f"{s['phantom_rate']:.1%}"]
+                     for e in entries for name, s in e["sets"].items()],
+        }],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_set_options(parser)
+    parser.add_argument("--candidate", action="append", required=True,
+                        help="NAME=FOLDER of networks (shipped file names; what it lacks is "
+                             "shipped); repeatable, the first wins ties")
+    parser.add_argument("--out", type=Path, help="write the comparison as a result file")
+    args = parser.parse_args(argv)
+    try:
+        candidates = [candidate(text) for text in args.candidate]
+        if len({c.name for c in candidates}) < len(candidates):
+            raise ValueError("--candidate: each needs a name of its own")
+        sets = sets_to_load(args.datasets, args.generated, args.scenes)
+    except ValueError as error:
+        parser.error(str(error))
+    if args.out:
+        try:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            parser.error(f"--out {args.out}: its folder cannot be made ({error.strerror})")
+    entries = []
+    for each in candidates:
+        entries.append(entry(each.name, read_sets(each.stages(), sets)))
+        print(f"{each.name}: {entries[-1]['sets']}", flush=True)
+    compared = result(candidates, entries)
+    print(compared["notes"])
+    if args.out:
+        args.out.write_text(json.dumps(compared, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
