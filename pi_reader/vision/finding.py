@@ -28,7 +28,7 @@ from pi_reader.vision.types import smaller_box_share
 MIN_VALUE_CONFIDENCE = 0.8
 MIN_VIEW_AGREEMENT = 0.4
 GENERIC_MIN_VALUE_CONFIDENCE = 0.8
-GENERIC_MIN_VIEW_AGREEMENT = 0.4
+GENERIC_MIN_VIEW_AGREEMENT = 0.5
 # The one value a part of a die can show: a single pip is a die's face with one pip.
 PIP_LOOKALIKE = 1
 # Without a calibration, two dice found whose boxes share at least this much of the smaller box

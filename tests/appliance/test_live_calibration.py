@@ -13,7 +13,7 @@ from pi_reader.appliance.live_calibration import calibrate_live
 from pi_reader.cli import main
 from pi_reader.devices import FakeCamera
 from pi_reader.vision import quality
-from pi_reader.vision.calibration import Calibration, CalibrationError, calibrate
+from pi_reader.vision.calibration import Calibration, CalibrationError, ClippedFaces, calibrate
 from pi_reader.vision.reader import read_roll
 
 DEMO = Path(__file__).resolve().parent.parent / "data" / "demo-game"
@@ -94,7 +94,7 @@ def test_a_lower_exposure_that_does_not_calibrate_is_not_taken(tmp_path: Path) -
     # the exposure is lowered once, and that frame (an empty tray) does not calibrate either.
     camera = LampCamera(scene, brightness=1.8, below=empty_tray, below_under=12000)
     out = tmp_path / "c.json"
-    with pytest.raises(CalibrationError, match="clips the top face"):
+    with pytest.raises(ClippedFaces):  # the lamp's fault, whichever check saw it first
         calibrate_live(camera, out, 0.0, lambda s: None)
     assert [c["exposure_time_us"] for c in camera.applied_controls] == [12000, 9000, 12000]
     assert not out.exists()
