@@ -41,8 +41,10 @@ OUTPUTS = 9  # the top face's four corners (x, y in patch sides from its centre)
 # the mean over all its turns. One look at a die pressed against another takes the neighbour's
 # side face for the die's own now and then (7 of 230 flat validation dice gauged 11 degrees or
 # more); the turns seldom agree on that, while a cocked die leans in every turn. Under
-# SURE_FLAT_DEG, half the least cut training/choose_lean.py tries, the other turns never
-# brought a validation die's mean up to a cut (at most 3.8 degrees).
+# SURE_FLAT_DEG, half the least cut training/choose_lean.py tries, the other turns bring
+# few validation dice up to a cut, and none that leans: with the nineteenth session's
+# detector, 3 of the 1541 found dr2val dice under it average 8 degrees or more over the four
+# turns, all three flat (with the first gauge at most 3.8 degrees).
 SURE_FLAT_DEG = 4.0
 CLOSER_TURNS = (1, 2, 3)
 
