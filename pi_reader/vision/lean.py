@@ -43,9 +43,10 @@ OUTPUTS = 9  # the top face's four corners (x, y in patch sides from its centre)
 # more); the turns seldom agree on that, while a cocked die leans in every turn. Under
 # SURE_FLAT_DEG, half the least cut training/choose_lean.py tries, the other turns bring
 # few validation dice up to a cut, and none that leans: with the nineteenth session's
-# detector, 3 of the 1541 found dr2val dice under it average 8 degrees or more over the four
-# turns, all three flat (with the first gauge at most 3.8 degrees).
-SURE_FLAT_DEG = 4.0
+# detector, of the found dr2val dice under 4 degrees in one look 3 of 1541 average 8 or more
+# over the four turns, all three flat, and under 3 degrees 1522 at most 8.5 (with the first
+# gauge at most 3.8 degrees).
+SURE_FLAT_DEG = 3.0
 CLOSER_TURNS = (1, 2, 3)
 
 

@@ -46,7 +46,7 @@ from pi_reader.vision.types import (
 # calibrated validation rolls by training/choose_lean.py (benchmarks/results/cocked_lean.json).
 # Without a calibration the gauge is not asked: on oblique real photos it took readable dice
 # away for no fewer silently wrong rolls (docs/reader.md).
-COCKED_LEAN_DEG = 8.0
+COCKED_LEAN_DEG = 6.0
 # A die the classifier calls unreadable whose box is this much larger (square root of its area)
 # than the calibrated die is leaning on something: a die lying flat shows its box within a
 # tenth of the calibrated one (the calibrated side is the median over the tray), one cocked

@@ -109,10 +109,10 @@ def marked_frame() -> tuple[np.ndarray, tuple[float, float, float, float]]:
 
 def test_a_die_that_leans_in_one_turn_only_is_gauged_by_the_mean_over_its_four_turns():
     # A neighbour's side face seen as the die's own leans the patch as cut, not its turns.
-    network = CornerNetwork(marked_deg=20.0, plain_deg=2.0)
+    network = CornerNetwork(marked_deg=20.0, plain_deg=1.0)
     frame, box = marked_frame()
     (found,) = gauge_with(network).gauge(frame, [box])
-    assert found.lean_deg == pytest.approx((20.0 + 3 * 2.0) / 4, abs=1e-3)
+    assert found.lean_deg == pytest.approx((20.0 + 3 * 1.0) / 4, abs=1e-3)
     assert found.lean_deg < COCKED_LEAN_DEG
     assert network.passes == [1, len(lean.CLOSER_TURNS)]
 
