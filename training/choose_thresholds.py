@@ -29,7 +29,7 @@ import math
 import multiprocessing
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -294,6 +294,15 @@ def rank(entry: dict[str, Any], calibrated: bool, fewest_silently_wrong: int, no
             -entry["peak_threshold"])
 
 
+def rule_order(table: list[dict[str, Any]], calibrated: bool
+               ) -> Callable[[dict[str, Any]], tuple[float, ...]]:
+    """The mode's rule as a sort key over ``table``'s entries: the fewest silently wrong rolls
+    and the sample's noise are the table's own, so every entry is ranked against the others."""
+    fewest = min(silently_wrong(entry, calibrated) for entry in table)
+    noise = silent_noise(table, calibrated)
+    return lambda entry: rank(entry, calibrated, fewest, noise)
+
+
 def choose(table: list[dict[str, Any]], calibrated: bool) -> dict[str, Any]:
     """The entry the mode's rule ranks first. A generic frame is read alike at every target side,
     so the generic mode chooses among one side's entries."""
@@ -302,9 +311,7 @@ def choose(table: list[dict[str, Any]], calibrated: bool) -> dict[str, Any]:
     if not mode_sets(table[0], calibrated):
         raise SystemExit(f"no {'calibrated' if calibrated else 'generic'} validation rolls "
                          "to choose on")
-    fewest = min(silently_wrong(entry, calibrated) for entry in table)
-    noise = silent_noise(table, calibrated)
-    return min(table, key=lambda entry: rank(entry, calibrated, fewest, noise))
+    return min(table, key=rule_order(table, calibrated))
 
 
 FIGURES = ("rolls", "dice_right", "misread_rate", "phantom_rate", "silently_wrong_rolls",

@@ -47,11 +47,10 @@ from training.choose_thresholds import (
     figures,
     frames_to_read,
     mode_sets,
-    rank,
-    silent_noise,
-    silently_wrong,
+    rule_order,
 )
 from training.data import add_set_options, sets_to_load
+from training.one_constant import FIGURE_COLUMNS, figure_cells
 
 NETWORK_FILES = (detector.MODEL_FILE, faces.MODEL_FILE, lean.MODEL_FILE)
 
@@ -127,11 +126,9 @@ def ranked(entries: list[dict[str, Any]], calibrated: bool) -> list[str]:
     read a roll of the mode."""
     if not any(mode_sets(e, calibrated) for e in entries):
         return []
-    fewest = min(silently_wrong(e, calibrated) for e in entries)
-    noise = silent_noise(entries, calibrated)
-    order = sorted(range(len(entries)),
-                   key=lambda i: (rank(entries[i], calibrated, fewest, noise), i))
-    return [entries[i]["candidate"] for i in order]
+    order = rule_order(entries, calibrated)
+    best_first = sorted(range(len(entries)), key=lambda i: (order(entries[i]), i))
+    return [entries[i]["candidate"] for i in best_first]
 
 
 def result(candidates: list[Candidate], entries: list[dict[str, Any]]) -> dict[str, Any]:
@@ -152,11 +149,8 @@ def result(candidates: list[Candidate], entries: list[dict[str, Any]]) -> dict[s
                               for e in entries]},
         "tables": [{
             "caption": "Whole reads of the validation rolls by each candidate's networks",
-            "columns": ["candidate", "validation set", "rolls", "dice right",
-                        "silently wrong rolls", "refused readable rolls", "invented dice"],
-            "rows": [[e["candidate"], name, str(s["rolls"]), f"{s['dice_right']:.1%}",
-                      str(s["silently_wrong_rolls"]), f"{s['refusal_rate']:.1%}",
-                      f"{s['phantom_rate']:.1%}"]
+            "columns": ["candidate", "validation set", *FIGURE_COLUMNS],
+            "rows": [[e["candidate"], name, *figure_cells(s)]
                      for e in entries for name, s in e["sets"].items()],
         }],
     }

@@ -36,9 +36,7 @@ from training.choose_thresholds import (
     calibration_of,
     figures,
     frames_to_read,
-    rank,
-    silent_noise,
-    silently_wrong,
+    rule_order,
 )
 from training.data import add_set_options, open_set, scene_limits
 
@@ -74,11 +72,20 @@ def entry(constant: Constant, value: float, sets: dict[str, dict[str, float]]) -
 
 def choose(constant: Constant, entries: list[dict[str, Any]]) -> dict[str, Any]:
     """The entry the mode's rule ranks first, ties going to the safer value."""
-    fewest = min(silently_wrong(e, constant.calibrated) for e in entries)
-    noise = silent_noise(entries, constant.calibrated)
+    order = rule_order(entries, constant.calibrated)
     sign = 1 if constant.safer == "smaller" else -1
-    return min(entries, key=lambda e: (rank(e, constant.calibrated, fewest, noise),
-                                       sign * e[constant.knob]))
+    return min(entries, key=lambda e: (order(e), sign * e[constant.knob]))
+
+
+FIGURE_COLUMNS = ("rolls", "dice right", "silently wrong rolls", "refused readable rolls",
+                  "invented dice")
+
+
+def figure_cells(of_set: dict[str, float]) -> list[str]:
+    """A validation set's figures as the cells of a result table's row (FIGURE_COLUMNS)."""
+    return [str(of_set["rolls"]), f"{of_set['dice_right']:.1%}",
+            str(of_set["silently_wrong_rolls"]), f"{of_set['refusal_rate']:.1%}",
+            f"{of_set['phantom_rate']:.1%}"]
 
 
 def result(constant: Constant, entries: list[dict[str, Any]], chosen: dict[str, Any]
@@ -101,11 +108,8 @@ def result(constant: Constant, entries: list[dict[str, Any]], chosen: dict[str, 
                               for e in entries]},
         "tables": [{
             "caption": constant.caption,
-            "columns": [constant.column, "validation set", "rolls", "dice right",
-                        "silently wrong rolls", "refused readable rolls", "invented dice"],
-            "rows": [[f"{e[knob]:g}", name, str(s["rolls"]), f"{s['dice_right']:.1%}",
-                      str(s["silently_wrong_rolls"]), f"{s['refusal_rate']:.1%}",
-                      f"{s['phantom_rate']:.1%}"]
+            "columns": [constant.column, "validation set", *FIGURE_COLUMNS],
+            "rows": [[f"{e[knob]:g}", name, *figure_cells(s)]
                      for e in entries for name, s in e["sets"].items()],
         }],
     }
