@@ -29,9 +29,10 @@ from training.choose_thresholds import Row, collect, overridden, score
 from training.one_constant import Constant, entry
 
 # The candidates, in degrees: from just above what the gauge says of most flat validation dice
-# (1.5 degrees at the 95th percentile, 6.8 at the 99th) to past what it says of most cocked
-# ones; 90 is "never cocked", the reader without the gauge. From 8 until the sweep at half the
-# cut (4 degrees) let fewer cocked dice through; with 4 and 6 tried too the rule takes 6.
+# (1.1 degrees at the 95th percentile, 7.8 at the 99th: models/lean-gauge.json) to past what
+# it says of most cocked ones; 90 is "never cocked", the reader without the gauge. From 8 until
+# the sweep at half the cut (4 degrees) let fewer cocked dice through; with 4 and 6 tried too
+# the rule takes 6.
 LEAN_DEGS = (6.0, 8.0, 11.0, 14.0, 17.0, 20.0, 25.0, 30.0, 90.0)
 
 

@@ -42,10 +42,10 @@ OUTPUTS = 9  # the top face's four corners (x, y in patch sides from its centre)
 # side face for the die's own now and then (7 of 230 flat validation dice gauged 11 degrees or
 # more); the turns seldom agree on that, while a cocked die leans in every turn. Under
 # SURE_FLAT_DEG, half the least cut training/choose_lean.py tries, the other turns bring
-# few validation dice up to a cut, and none that leans: with the nineteenth session's
-# detector, of the found dr2val dice under 4 degrees in one look 3 of 1541 average 8 or more
-# over the four turns, all three flat, and under 3 degrees 1522 at most 8.5 (with the first
-# gauge at most 3.8 degrees).
+# few validation dice up to a cut, and none that leans: with the shipped gauge, of the 1520
+# found dr2val dice under 3 degrees in one look 2 average the cut (6) or more over the four
+# turns, both flat, at most 7.6; under 4 degrees 4 of 1531 do, one of them cocked (with the
+# first gauge no die under 4 averaged more than 3.8).
 SURE_FLAT_DEG = 3.0
 CLOSER_TURNS = (1, 2, 3)
 

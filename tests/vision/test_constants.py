@@ -246,7 +246,7 @@ def test_a_die_is_cocked_when_the_gauge_sees_it_lean_6_degrees_or_more(
 ):
     # reader.COCKED_LEAN_DEG: chosen at 6 degrees on the calibrated validation rolls once a die
     # leaning at first sight is gauged from four turns (the gauge sees flat validation dice lean
-    # 1.5 degrees at the 95th percentile and 6.8 at the 99th); at half of it the first probe
+    # 1.1 degrees at the 95th percentile and 7.8 at the 99th); at half of it the first probe
     # would be cocked, at double the second not.
     # A cocked die's value is not taken however surely its face is read.
     from .reader_doubles import label_calibration, label_stages
