@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,6 +43,7 @@ from training.choose_thresholds import (
     MODES,
     RULES,
     calibration_of,
+    dumped,
     figures,
     frames_to_read,
     mode_sets,
@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     compared = result(candidates, entries)
     print(compared["notes"])
     if args.out:
-        args.out.write_text(json.dumps(compared, indent=1) + "\n", encoding="utf-8")
+        args.out.write_text(dumped(compared), encoding="utf-8")
     return 0
 
 

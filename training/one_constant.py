@@ -13,7 +13,6 @@ constant to. Test splits and the qwixx-rendered sets are never read here.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -34,6 +33,7 @@ from training.choose_thresholds import (
     FIGURES,
     RULES,
     calibration_of,
+    dumped,
     figures,
     frames_to_read,
     rule_order,
@@ -188,7 +188,6 @@ def main(constant: Constant, description: str, argv: list[str] | None,
                         else ""))
     entries = table(rolls)
     chosen = choose(constant, entries)
-    args.out.write_text(json.dumps(result(constant, entries, chosen), indent=1) + "\n",
-                        encoding="utf-8")
+    args.out.write_text(dumped(result(constant, entries, chosen)), encoding="utf-8")
     print(f"{constant.knob} {chosen[constant.knob]:g}: {chosen['sets']}")
     return 0
