@@ -22,11 +22,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
 
-from pi_reader.vision import detector, reader
-from pi_reader.vision.recorded import RecordedSet
+from pi_reader.vision import reader
 from training import one_constant
-from training.choose_thresholds import Row, collect, overridden, score
-from training.one_constant import Constant, entry
+from training.choose_thresholds import Row
+from training.one_constant import Constant
 
 # The candidates, in degrees: from just above what the gauge says of most flat validation dice
 # (1.1 degrees at the 95th percentile, 7.8 at the 99th: models/lean-gauge.json) to past what
@@ -46,23 +45,12 @@ COCKED_LEAN = Constant(
 
 def table(rows: dict[str, list[Row]]) -> list[dict[str, Any]]:
     """Each candidate with the figures of every calibrated validation set read at it."""
-    entries = []
-    for lean_deg in LEAN_DEGS:
-        with overridden(reader, "COCKED_LEAN_DEG", lean_deg):
-            sets = {name: score(by_side, detector.PEAK_THRESHOLD) for name, by_side in rows.items()}
-        entries.append(entry(COCKED_LEAN, lean_deg, sets))
-    return entries
-
-
-def calibrated_rows(sets: list[tuple[RecordedSet, int | None]]) -> dict[str, list[Row]]:
-    """The calibrated sets' rows at the shipped target side, by set name."""
-    side = detector.TARGET_SIDE_PX
-    return {name: by_side[side] for name, by_side in
-            collect(sets, modes=("calibrated",), targets=(side,)).items()}
+    return one_constant.swept(COCKED_LEAN, reader, "COCKED_LEAN_DEG", LEAN_DEGS, rows)
 
 
 def main(argv: list[str] | None = None) -> int:
-    return one_constant.main(COCKED_LEAN, __doc__.split("\n\n")[0], argv, calibrated_rows, table)
+    return one_constant.main(COCKED_LEAN, __doc__.split("\n\n")[0], argv,
+                             one_constant.calibrated_rows, table)
 
 
 if __name__ == "__main__":

@@ -18,12 +18,13 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Literal, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
 
 from benchmarks.result_file import provenance
-from pi_reader.vision import reader
+from pi_reader.vision import detector, reader
 from pi_reader.vision.calibration import Calibration
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.recorded import LabelledFrame, RecordedSet
@@ -32,11 +33,15 @@ from pi_reader.vision.stages import default_stages
 from training.choose_thresholds import (
     FIGURES,
     RULES,
+    Row,
     calibration_of,
+    collect,
     dumped,
     figures,
     frames_to_read,
+    overridden,
     rule_order,
+    score,
 )
 from training.data import add_set_options, open_set, scene_limits
 
@@ -113,6 +118,27 @@ def result(constant: Constant, entries: list[dict[str, Any]], chosen: dict[str, 
                      for e in entries for name, s in e["sets"].items()],
         }],
     }
+
+
+def calibrated_rows(sets: Sets) -> dict[str, list[Row]]:
+    """The calibrated sets' rows (every roll read once by the networks) at the shipped target
+    side, by set name: what a constant of the reader's own logic is swept over."""
+    side = detector.TARGET_SIDE_PX
+    return {name: by_side[side] for name, by_side in
+            collect(sets, modes=("calibrated",), targets=(side,)).items()}
+
+
+def swept(constant: Constant, module: ModuleType, name: str, values: tuple[float, ...],
+          rows: dict[str, list[Row]]) -> list[dict[str, Any]]:
+    """Each of ``values`` of ``module.name`` with the figures of every calibrated validation
+    set, the whole reader run again over the networks' answers at it."""
+    entries = []
+    for value in values:
+        with overridden(module, name, value):
+            sets = {set_name: score(by_side, detector.PEAK_THRESHOLD)
+                    for set_name, by_side in rows.items()}
+        entries.append(entry(constant, value, sets))
+    return entries
 
 
 def validation_rolls(sets: Sets, *, calibrated: bool) -> dict[str, list[Roll]]:

@@ -155,6 +155,11 @@ def test_the_closer_look_at_a_roll_short_of_dice_is_what_its_chooser_chose():
     assert result["figures"]["chosen"]["calibrated"]["closer_look"] == reader.CLOSER_LOOK
 
 
+def test_the_share_of_a_die_past_the_edge_that_cuts_it_is_what_its_chooser_chose():
+    result = json.loads((CHOSEN_THRESHOLDS.parent / "edge_cut.json").read_text())
+    assert result["figures"]["chosen"]["calibrated"]["edge_cut_share"] == reader.EDGE_CUT_SHARE
+
+
 def test_the_lean_from_which_a_die_is_cocked_is_what_its_chooser_chose():
     result = json.loads((CHOSEN_THRESHOLDS.parent / "cocked_lean.json").read_text())
     chosen = result["figures"]["chosen"]["calibrated"]["cocked_lean_deg"]
@@ -188,6 +193,15 @@ def test_a_tray_is_another_from_35_percent_of_it_changed(moved, mismatch):
     problem = calibration_fit.calibration_mismatch(
         frame, calibration, TrayView.of(frame, calibration.background_grid))
     assert (problem is not None) is mismatch
+
+
+@pytest.mark.parametrize(("share", "cut"), [(0.12, False), (0.3, True)])
+def test_a_die_is_cut_from_a_fifth_of_it_past_the_frame_edge(datasets_dir, share, cut):
+    # reader.EDGE_CUT_SHARE: at 0.1 the first probe would be cut, at 0.4 the second not.
+    from .test_reader import read_cut
+
+    _, reading = read_cut(datasets_dir, share)
+    assert reading.ok is not cut, reading.problems
 
 
 @pytest.mark.parametrize(("grown", "cocked"), [(1.12, False), (1.35, True)])

@@ -16,7 +16,7 @@ from pi_reader.vision import finding, reader
 from pi_reader.vision.faces import FaceReading
 from pi_reader.vision.finding import trusted_value
 from pi_reader.vision.reader import read_roll
-from pi_reader.vision.types import ProblemKind
+from pi_reader.vision.types import ProblemKind, int_box
 
 from .reader_doubles import NOT_A_DIE, label_calibration, label_stages, sure
 from .reader_frames import labelled, pixels
@@ -115,6 +115,31 @@ def test_an_unreadable_die_much_larger_than_the_calibrated_one_is_cocked(dataset
     _, reading = read(datasets_dir, "s05/roll_001.jpg", s05,
                       dice=[*frame.dice[:2], smaller, *frame.dice[3:]])
     assert [p.kind for p in reading.problems] == [ProblemKind.UNREADABLE_VALUE]
+
+
+def read_cut(datasets_dir, share, calibrated=True):
+    """s05's first roll with the frame's bottom cropped (the calibration frame's too) so that
+    the lower white die reaches ``share`` of its side past the edge."""
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    die = next(k for k, d in enumerate(frame.dice) if d.box[1] > 570)
+    _, y, _, h = frame.dice[die].box
+    bottom = round(y + h * (1.0 - share))
+    cal_frame = labelled(datasets_dir, SET, "s05/calibration.jpg")
+    calibration = label_calibration(cal_frame, np.ascontiguousarray(pixels(cal_frame)[:bottom]))
+    image = np.ascontiguousarray(pixels(frame)[:bottom])
+    reading = read_roll(image, calibration if calibrated else None,
+                        stages=label_stages(frame.dice))
+    return frame.dice[die], reading
+
+
+def test_a_die_the_frame_edge_cuts_is_refused_with_a_calibration(datasets_dir):
+    die, reading = read_cut(datasets_dir, 0.3)
+    assert [(p.kind, p.colour) for p in reading.problems] == [
+        (ProblemKind.UNREADABLE_VALUE, "white")]
+    assert "outside the picture" in reading.problems[0].message
+    assert all(d.value is None for d in reading.dice if d.box == int_box(die.box))
+    _, reading = read_cut(datasets_dir, 0.3, calibrated=False)
+    assert reading.ok, reading.problems
 
 
 def test_generic_mode_names_six_qwixx_dice_and_checks_no_counts(datasets_dir):
