@@ -8,12 +8,16 @@ Each mode has its own: with a calibration the detector's ``PEAK_THRESHOLD`` and
 ``MIN_VALUE_CONFIDENCE`` and ``MIN_VIEW_AGREEMENT``; without one ``GENERIC_PEAK_THRESHOLD``,
 ``GENERIC_MIN_VALUE_CONFIDENCE`` and ``GENERIC_MIN_VIEW_AGREEMENT``. Every validation frame (the
 generated scenes' validation split, appliance scenes calibrated from their own calibration
-frame, the other scenes and those whose calibration is refused in the generic mode; the real
-sets' validation splits in the generic mode) is read once by the networks (a calibrated one
+frame, the other scenes in the generic mode; the real sets' validation splits in the generic
+mode) is read once by the networks (a calibrated one
 once per target side), their answers kept, and the whole reader is then run again over those
 answers for every combination, scored as ``replay`` scores. Each mode's thresholds are chosen on
 its own frames by its rule (``CALIBRATED_RULE``, ``GENERIC_RULE``), which puts a silently wrong
-roll before everything else. Test splits and the qwixx-rendered sets are never read here.
+roll before everything else. The rolls of a scene whose calibration is refused are calibrated
+rolls the appliance refuses with no die read (it asks for a new calibration, as ``replay``
+counts them refused): read without a calibration they made a generic set of a few rolls that
+weighed as much as a whole photo set in the generic rule's mean. Test splits and the
+qwixx-rendered sets are never read here.
 
 ``--mode`` chooses one mode's thresholds alone (written by default to
 ``benchmarks/results/thresholds-<mode>.json``; both modes go to ``thresholds.json``): a mode's
@@ -50,6 +54,7 @@ from pi_reader.vision.lean import Lean
 from pi_reader.vision.recorded import LabelledFrame, RecordedSet
 from pi_reader.vision.scoring import FrameScore, die_right, score_frame
 from pi_reader.vision.stages import Stages, default_stages
+from pi_reader.vision.types import RollReading
 from training.data import add_set_options, scene_index, sets_to_load
 from training.splits import select
 
@@ -81,7 +86,9 @@ GENERIC_RULE = (
 RULES = {"calibrated": CALIBRATED_RULE, "generic": GENERIC_RULE}
 MODES = tuple(RULES)
 
-Row = tuple[LabelledFrame, np.ndarray, "Calibration | None", "Seen"]
+# A validation roll, its frame, its calibration and what the networks saw in it; a roll whose
+# calibration was refused keeps only its labels (the reader never sees it).
+Row = tuple[LabelledFrame, "np.ndarray | None", "Calibration | None", "Seen | None"]
 
 
 @dataclass
@@ -185,7 +192,11 @@ def collect(sets: list[tuple[RecordedSet, int | None]], modes: tuple[str, ...] =
         by_target: dict[float, list[Row]] = {}
         for frame, calibration_frame in frames_to_read(recorded, scenes):
             calibration = calibration_of(calibration_frame, calibrated, stages)
-            if ("generic" if calibration is None else "calibrated") not in modes:
+            if ("generic" if calibration_frame is None else "calibrated") not in modes:
+                continue
+            if calibration_frame is not None and calibration is None:
+                for target in targets:
+                    by_target.setdefault(target, []).append((frame, None, None, None))
                 continue
             image = load_frame(frame.path)
             if calibration is None:
@@ -210,11 +221,19 @@ def collect(sets: list[tuple[RecordedSet, int | None]], modes: tuple[str, ...] =
 def score(rows: list[Row], peak: float) -> dict[str, float]:
     scores: list[FrameScore] = []
     for frame, image, calibration, seen in rows:
+        if image is None or seen is None:
+            scores.append(refused_calibration(frame))
+            continue
         replayed = Replayed(seen, peak)
         reading = reader.read_roll(image, calibration, frame.removed,
                                    stages=replayed.stages())
         scores.append(score_frame(frame, reading, 0.0))
     return figures(scores)
+
+
+def refused_calibration(frame: LabelledFrame) -> FrameScore:
+    """A roll of a scene whose calibration frame was refused: no die read, the roll refused."""
+    return score_frame(frame, RollReading(dice=()), 0.0, calibration_refused=True)
 
 
 def figures(scores: list[FrameScore]) -> dict[str, float]:

@@ -10,8 +10,10 @@ what the rest of the reader makes of them. A candidate is a folder holding any o
 networks under their shipped file names; a network it lacks is the shipped one, so a retrained
 detector is compared on its own. Every candidate reads every validation roll at the shipped
 thresholds, scored as ``replay`` scores: the generated sets' appliance scenes calibrated from
-their own calibration frame by the candidate's networks (calibration finds dice too), the real
-sets' validation photos and generic scenes without a calibration. Each mode's candidates are
+their own calibration frame by the candidate's networks (calibration finds dice too; a scene
+whose calibration a candidate refuses is refused with no die read, as the appliance would ask
+for a new calibration), the real sets' validation photos and generic scenes without a
+calibration. Each mode's candidates are
 then ranked by that mode's rule (``choose_thresholds.py``); ties go to the candidate given
 first, so give the shipped networks first. Test splits and the qwixx-rendered sets are never
 read here.
@@ -47,6 +49,7 @@ from training.choose_thresholds import (
     figures,
     frames_to_read,
     mode_sets,
+    refused_calibration,
     rule_order,
 )
 from training.data import add_set_options, sets_to_load
@@ -106,9 +109,12 @@ def read_sets(stages: Stages, sets: list[tuple[RecordedSet, int | None]]
         scores: dict[str, list[FrameScore]] = {}
         for frame, calibration_frame in frames_to_read(recorded, scenes):
             calibration = calibration_of(calibration_frame, calibrations, stages)
+            name = recorded.root.name + (" calibrated" if calibration_frame is not None else "")
+            if calibration_frame is not None and calibration is None:
+                scores.setdefault(name, []).append(refused_calibration(frame))
+                continue
             reading = reader.read_roll(load_frame(frame.path), calibration, frame.removed,
                                        stages=stages)
-            name = recorded.root.name + (" calibrated" if calibration is not None else "")
             scores.setdefault(name, []).append(score_frame(frame, reading, 0.0))
         out |= {name: figures(scored) for name, scored in scores.items()}
     return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -12,8 +13,11 @@ from pi_reader.vision.calibration import Calibration
 from pi_reader.vision.detector import Detection
 from pi_reader.vision.faces import FaceReading
 from pi_reader.vision.lean import Lean
+from pi_reader.vision.recorded import load_recorded_set
 from pi_reader.vision.stages import Stages
 from training import choose_thresholds as choose
+
+from .test_splits import generated_set
 
 FRAME = np.zeros((100, 100, 3), np.uint8)
 
@@ -111,3 +115,20 @@ def test_a_calibrated_frame_is_seen_at_its_side_and_at_the_closer_look_as_the_re
     assert [d.box[2] for d in choose.Replayed(seen, peak=0.1).find_dice(FRAME, 30.0)] == [
         20.0, 30.0]
     assert choose.look(stages, FRAME, None).detections.keys() == {None}
+
+
+def test_the_rolls_of_a_refused_calibration_are_refused_calibrated_rolls(tmp_path, monkeypatch):
+    root = generated_set(tmp_path, ["a00004"])  # scene 4: validation
+    (root / "a00004").mkdir()
+    for name in ("calibration", "roll_001"):
+        cv2.imwrite(str(root / "a00004" / f"{name}.jpg"), np.full((64, 64, 3), 128, np.uint8))
+    blind = Stages(lambda frame, side=None: [], lambda frame, boxes: [], lambda frame, boxes: [])
+    monkeypatch.setattr(choose, "default_stages", lambda: blind)
+    rows = choose.collect([(load_recorded_set(root), None)])
+    assert list(rows) == ["dr-test calibrated"]  # not a generic set of its own
+    side_rows = rows["dr-test calibrated"][choose.TARGET_SIDES[0]]
+    scored = choose.score(side_rows, peak=0.3)
+    assert (scored["rolls"], scored["dice_right"], scored["silently_wrong_rolls"]) == (1, 0.0, 0)
+    frame = side_rows[0][0]
+    assert choose.refused_calibration(frame).refused
+

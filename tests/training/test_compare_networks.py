@@ -77,7 +77,7 @@ def test_two_candidates_of_one_name_are_refused(tmp_path, capsys):
     assert "a name of its own" in capsys.readouterr().err
 
 
-def test_a_reader_that_finds_nothing_is_scored_silently_wrong_without_a_calibration(tmp_path):
+def test_a_scene_whose_calibration_is_refused_is_refused_with_no_die_read(tmp_path):
     root = generated_set(tmp_path, ["a00004"])  # scene 4: validation
     grey = np.full((64, 64, 3), 128, np.uint8)
     for name in ("calibration", "roll_001"):
@@ -86,8 +86,10 @@ def test_a_reader_that_finds_nothing_is_scored_silently_wrong_without_a_calibrat
     blind = Stages(find_dice=lambda frame, side=None: [], read_faces=lambda frame, boxes: [],
                    gauge_lean=lambda frame, boxes: [])
     read = compare_networks.read_sets(blind, [(load_recorded_set(root), None)])
-    # no dice, so the calibration is refused and the roll read without one: nothing checks the
-    # count, and the missed die makes a roll reported fine that is wrong
-    assert read["dr-test"]["rolls"] == 1
-    assert read["dr-test"]["dice_right"] == 0.0
-    assert read["dr-test"]["silently_wrong_rolls"] == 1
+    # No dice, so the calibration is refused: the appliance asks for a new one and takes no roll.
+    # Read without a calibration, nothing would check the count and the missed die would make a
+    # silently wrong roll of a scene the appliance never reads.
+    assert list(read) == ["dr-test calibrated"]
+    assert read["dr-test calibrated"]["rolls"] == 1
+    assert read["dr-test calibrated"]["dice_right"] == 0.0
+    assert read["dr-test calibrated"]["silently_wrong_rolls"] == 0
