@@ -9,11 +9,11 @@ Each mode has its own: with a calibration the detector's ``PEAK_THRESHOLD`` and
 ``GENERIC_MIN_VALUE_CONFIDENCE`` and ``GENERIC_MIN_VIEW_AGREEMENT``. Every validation frame (the
 generated scenes' validation split, appliance scenes calibrated from their own calibration
 frame, the other scenes in the generic mode; the real sets' validation splits in the generic
-mode) is read once by the networks (a calibrated one
-once per target side), their answers kept, and the whole reader is then run again over those
-answers for every combination, scored as ``replay`` scores. Each mode's thresholds are chosen on
-its own frames by its rule (``CALIBRATED_RULE``, ``GENERIC_RULE``), which puts a silently wrong
-roll before everything else. The rolls of a scene whose calibration is refused are calibrated
+mode) is read once by the networks (a calibrated one once per target side), their answers kept,
+and the whole reader is then run again over those answers for every combination, scored as
+``replay`` scores. Each mode's thresholds are chosen on its own frames by its rule
+(``CALIBRATED_RULE``, ``GENERIC_RULE``), which puts a silently wrong roll before everything
+else. The rolls of a scene whose calibration is refused are calibrated
 rolls the appliance refuses with no die read (it asks for a new calibration, as ``replay``
 counts them refused): read without a calibration they made a generic set of a few rolls that
 weighed as much as a whole photo set in the generic rule's mean. Test splits and the

@@ -13,10 +13,9 @@ thresholds, scored as ``replay`` scores: the generated sets' appliance scenes ca
 their own calibration frame by the candidate's networks (calibration finds dice too; a scene
 whose calibration a candidate refuses is refused with no die read, as the appliance would ask
 for a new calibration), the real sets' validation photos and generic scenes without a
-calibration. Each mode's candidates are
-then ranked by that mode's rule (``choose_thresholds.py``); ties go to the candidate given
-first, so give the shipped networks first. Test splits and the qwixx-rendered sets are never
-read here.
+calibration. Each mode's candidates are then ranked by that mode's rule
+(``choose_thresholds.py``); ties go to the candidate given first, so give the shipped networks
+first. Test splits and the qwixx-rendered sets are never read here.
 """
 
 from __future__ import annotations
