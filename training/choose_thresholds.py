@@ -13,11 +13,11 @@ mode) is read once by the networks (a calibrated one once per target side), thei
 and the whole reader is then run again over those answers for every combination, scored as
 ``replay`` scores. Each mode's thresholds are chosen on its own frames by its rule
 (``CALIBRATED_RULE``, ``GENERIC_RULE``), which puts a silently wrong roll before everything
-else. The rolls of a scene whose calibration is refused are calibrated
-rolls the appliance refuses with no die read (it asks for a new calibration, as ``replay``
-counts them refused): read without a calibration they made a generic set of a few rolls that
-weighed as much as a whole photo set in the generic rule's mean. Test splits and the
-qwixx-rendered sets are never read here.
+else. The rolls of a scene whose calibration is refused are calibrated rolls the appliance
+refuses with no die read (it asks for a new calibration, as ``replay`` counts them refused):
+read without a calibration they made a generic set of a few rolls that weighed as much as a
+whole photo set in the generic rule's mean. Test splits and the qwixx-rendered sets are never
+read here.
 
 ``--mode`` chooses one mode's thresholds alone (written by default to
 ``benchmarks/results/thresholds-<mode>.json``; both modes go to ``thresholds.json``): a mode's

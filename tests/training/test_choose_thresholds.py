@@ -131,4 +131,3 @@ def test_the_rolls_of_a_refused_calibration_are_refused_calibrated_rolls(tmp_pat
     assert (scored["rolls"], scored["dice_right"], scored["silently_wrong_rolls"]) == (1, 0.0, 0)
     frame = side_rows[0][0]
     assert choose.refused_calibration(frame).refused
-
