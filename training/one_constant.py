@@ -40,6 +40,7 @@ from training.choose_thresholds import (
     figures,
     frames_to_read,
     overridden,
+    refused_calibration,
     rule_order,
     score,
 )
@@ -143,9 +144,10 @@ def swept(constant: Constant, module: ModuleType, name: str, values: tuple[float
 
 def validation_rolls(sets: Sets, *, calibrated: bool) -> dict[str, list[Roll]]:
     """Each set's validation rolls of one mode by set name: with ``calibrated`` the rolls of
-    scenarios that calibrate, with their calibration, under "<set> calibrated"; else the rolls
-    without a calibration frame (a shared set's photos, a generated set's generic scenes) under
-    "<set>". Sets without any are left out."""
+    scenarios that calibrate, with their calibration (None where it was refused, so that
+    reread() counts them refused like the other choosers do), under "<set> calibrated"; else
+    the rolls without a calibration frame (a shared set's photos, a generated set's generic
+    scenes) under "<set>". Sets without any are left out."""
     stages = default_stages()
     named: dict[str, list[Roll]] = {}
     for recorded, scenes in sets:
@@ -154,8 +156,6 @@ def validation_rolls(sets: Sets, *, calibrated: bool) -> dict[str, list[Roll]]:
             if (calibration_frame is not None) is not calibrated:
                 continue
             calibration = calibration_of(calibration_frame, calibrations, stages)
-            if calibrated and calibration is None:
-                continue
             name = recorded.root.name + (" calibrated" if calibrated else "")
             named.setdefault(name, []).append((frame, calibration))
     return named
@@ -164,13 +164,18 @@ def validation_rolls(sets: Sets, *, calibrated: bool) -> dict[str, list[Roll]]:
 def reread(constant: Constant, override: Callable[[float], AbstractContextManager[None]],
            values: tuple[float, ...], sets: dict[str, list[Roll]]) -> list[dict[str, Any]]:
     """Each candidate with the figures of every validation set read at it: every roll is read
-    again by the whole reader, networks and all, inside ``override(value)``. Each frame is
+    again by the whole reader, networks and all, inside ``override(value)`` (a calibrated
+    mode's roll without a calibration is scored refused at every candidate). Each frame is
     decoded once and read at every candidate in turn, so no frame is kept past its rolls."""
     stages = default_stages()
     scores: dict[float, dict[str, list[FrameScore]]] = {
         value: {name: [] for name in sets} for value in values}
     for name, rolls in sets.items():
         for frame, calibration in rolls:
+            if constant.calibrated and calibration is None:
+                for value in values:
+                    scores[value][name].append(refused_calibration(frame))
+                continue
             image = load_frame(frame.path)
             for value in values:
                 with override(value):

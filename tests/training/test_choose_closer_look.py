@@ -66,3 +66,15 @@ def test_a_set_without_calibrated_validation_rolls_is_refused_with_a_message(
                                  "--out", str(out)])
     assert "no calibrated validation rolls to choose on" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_roll_whose_calibration_was_refused_counts_refused_at_every_look(
+        datasets_dir, monkeypatch):
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    reads = []
+    monkeypatch.setattr(reader, "read_roll", lambda *args, **kwargs: reads.append(args))
+    entries = choose_closer_look.table({"dr2val calibrated": [(frame, None)]})
+    assert reads == []
+    figures = [e["sets"]["dr2val calibrated"] for e in entries]
+    assert [f["refusal_rate"] for f in figures] == [1.0] * len(choose_closer_look.LOOKS)
+    assert [f["rolls"] for f in figures] == [1] * len(choose_closer_look.LOOKS)
