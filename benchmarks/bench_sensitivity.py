@@ -46,7 +46,7 @@ from benchmarks.bench_targets import (
     provenance,
     read_set,
 )
-from training.splits import select, shared_set
+from training.splits import SplitError, select, shared_set
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "benchmarks" / "results" / "sensitivity.json"
@@ -215,7 +215,10 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"not in the list of constants: {', '.join(unknown)}")
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    sets = validation_sets(args.datasets, args.renders)
+    try:
+        sets = validation_sets(args.datasets, args.renders)
+    except SplitError as error:
+        parser.error(str(error))
     if not any(label.startswith("generated") for label, _, _ in sets):
         print(f"generated validation split: skipped, no generated set under {args.renders}")
     started = time.perf_counter()
