@@ -28,7 +28,12 @@ import numpy as np
 
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.reader import read_roll
-from pi_reader.vision.recorded import LabelledDie, load_recorded_set, shared_sets_dir
+from pi_reader.vision.recorded import (
+    LabelledDie,
+    RecordedSetError,
+    load_recorded_set,
+    shared_sets_dir,
+)
 from pi_reader.vision.types import box_contains
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # benchmarks/, training/
@@ -66,7 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     add_json_option(parser)
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    recorded = load_recorded_set(args.datasets / args.set)
+    try:
+        recorded = load_recorded_set(args.datasets / args.set)
+    except RecordedSetError as error:
+        parser.error(str(error))
     frames = [f for f in recorded.rolls()
               if not args.held_out or held_out(recorded.name, f.image)]
     out = sys.stderr if args.json == "-" else sys.stdout

@@ -39,7 +39,12 @@ from benchmarks.result_file import add_json_option, emit
 from pi_reader.vision.calibration import Calibration, CalibrationError, calibrate
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.reader import read_roll
-from pi_reader.vision.recorded import LabelledFrame, load_recorded_set, shared_sets_dir
+from pi_reader.vision.recorded import (
+    LabelledFrame,
+    RecordedSetError,
+    load_recorded_set,
+    shared_sets_dir,
+)
 from pi_reader.vision.scoring import score_frame
 
 DEFAULT_SETS = ("qwixx-rendered", "qwixx-rendered-more")
@@ -188,6 +193,11 @@ def main(argv: list[str] | None = None) -> int:
                              "(changes of scale or framing are left out)")
     add_json_option(parser)
     args = parser.parse_args(argv)
+    for name in args.sets:  # a missing or broken set is a usage message before any reading
+        try:
+            load_recorded_set(args.datasets / name)
+        except RecordedSetError as error:
+            parser.error(str(error))
     cv2.setNumThreads(1)
     out = sys.stderr if args.json == "-" else sys.stdout
     print("| " + " | ".join(COLUMNS) + " |", file=out)

@@ -34,7 +34,12 @@ from pathlib import Path
 from types import FunctionType, ModuleType
 from typing import Any
 
-from pi_reader.vision.recorded import RecordedSet, load_recorded_set, shared_sets_dir
+from pi_reader.vision.recorded import (
+    RecordedSet,
+    RecordedSetError,
+    load_recorded_set,
+    shared_sets_dir,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # training/splits.py
 from benchmarks.bench_targets import (
@@ -217,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     try:
         sets = validation_sets(args.datasets, args.renders)
-    except SplitError as error:
+    except (SplitError, RecordedSetError) as error:
         parser.error(str(error))
     if not any(label.startswith("generated") for label, _, _ in sets):
         print(f"generated validation split: skipped, no generated set under {args.renders}")
