@@ -41,6 +41,7 @@ from pi_reader.vision.images import load_frame
 from pi_reader.vision.reader import read_roll
 from pi_reader.vision.recorded import (
     LabelledFrame,
+    RecordedSet,
     RecordedSetError,
     load_recorded_set,
     shared_sets_dir,
@@ -148,10 +149,10 @@ def _scaled_labels(frame: LabelledFrame, factor: float) -> LabelledFrame:
     return replace(frame, dice=tuple(replace(die, box=scaled(die.box)) for die in frame.dice))
 
 
-def run(set_dir: Path, change: Change, drift: bool = False) -> tuple[float, int, list[str]]:
+def run(recorded: RecordedSet, change: Change, drift: bool = False
+        ) -> tuple[float, int, list[str]]:
     """Dice right (share), dice wrong (count) and refused calibrations of one changed set;
     with ``drift`` the calibration frames are left as recorded (the change came later)."""
-    recorded = load_recorded_set(set_dir)
     right = total = wrong = 0
     refused = []
     calibrations: dict[str | None, Calibration | None] = {}
@@ -193,9 +194,10 @@ def main(argv: list[str] | None = None) -> int:
                              "(changes of scale or framing are left out)")
     add_json_option(parser)
     args = parser.parse_args(argv)
+    recorded_sets = {}
     for name in args.sets:  # a missing or broken set is a usage message before any reading
         try:
-            load_recorded_set(args.datasets / name)
+            recorded_sets[name] = load_recorded_set(args.datasets / name)
         except RecordedSetError as error:
             parser.error(str(error))
     cv2.setNumThreads(1)
@@ -208,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         for change in args.changes:
             if args.drift and (CHANGES[change].scale != 1.0 or CHANGES[change].reframe):
                 continue
-            right, wrong, refused = run(args.datasets / name, CHANGES[change], args.drift)
+            right, wrong, refused = run(recorded_sets[name], CHANGES[change], args.drift)
             row = [name, change, f"{100 * right:.1f}%", str(wrong), ", ".join(refused) or "-"]
             print("| " + " | ".join(row) + " |", file=out, flush=True)
             rows.append(row)
