@@ -10,11 +10,13 @@ Run: ``python benchmarks/bench_robustness.py [--sets NAME ...] [--datasets DIR]
 ``benchmarks/results/robustness.json``, with ``--drift`` ``robustness-drift.json``).
 
 Printed per set and change: dice with colour and value right, dice given a wrong value or colour
-(not refused: the failures that matter), and the scenarios whose calibration was refused (their
-rolls are then read in generic mode, as ``replay`` does, where colours are only guesses). The
-unchanged row is the baseline. Apart from ``closeup``, only sets with calibration frames are
-meaningful here. ``--drift`` calibrates on the calibration frames as recorded and changes only
-the rolls: the lamp or the camera's white balance changed after calibration.
+(rather than none), silently wrong rolls (taken with no problem reported though a die is wrong,
+missed or invented: the failures that spoil a game), refused rolls, and the scenarios whose
+calibration was refused (their rolls are then refused, as by the appliance, and read in generic
+mode, as ``replay`` does, where colours are only guesses). The unchanged row is the baseline.
+Apart from ``closeup``, only sets with calibration frames are meaningful here. ``--drift``
+calibrates on the calibration frames as recorded and changes only the rolls: the lamp or the
+camera's white balance changed after calibration.
 
 The table is printed row by row as it is measured, since a set takes minutes; with ``--json``
 alone it goes to stderr, so that stdout holds only the JSON.
@@ -26,7 +28,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -50,7 +52,8 @@ from pi_reader.vision.scoring import score_frame
 
 DEFAULT_SETS = ("qwixx-rendered", "qwixx-rendered-more")
 REPO = Path(__file__).resolve().parent.parent
-COLUMNS = ["set", "change", "dice right", "dice wrong", "calibrations refused"]
+COLUMNS = ["set", "change", "dice right", "dice wrong", "silently wrong rolls", "rolls refused",
+           "calibrations refused"]
 
 
 def _gains(b: float, g: float, r: float) -> Callable[[np.ndarray], np.ndarray]:
@@ -149,11 +152,21 @@ def _scaled_labels(frame: LabelledFrame, factor: float) -> LabelledFrame:
     return replace(frame, dice=tuple(replace(die, box=scaled(die.box)) for die in frame.dice))
 
 
-def run(recorded: RecordedSet, change: Change, drift: bool = False
-        ) -> tuple[float, int, list[str]]:
-    """Dice right (share), dice wrong (count) and refused calibrations of one changed set;
-    with ``drift`` the calibration frames are left as recorded (the change came later)."""
-    right = total = wrong = 0
+@dataclass(frozen=True)
+class Outcome:
+    """How one changed set was read."""
+
+    dice_right: float  # share of the labelled dice
+    dice_wrong: int  # given a wrong value or colour, whether the roll was refused or not
+    silently_wrong_rolls: int  # scored rolls taken with no problem reported, yet not right
+    rolls_refused: float  # share of the scored rolls
+    calibrations_refused: list[str]
+
+
+def run(recorded: RecordedSet, change: Change, drift: bool = False) -> Outcome:
+    """Read one changed set; with ``drift`` the calibration frames are left as recorded (the
+    change came later)."""
+    right = total = wrong = silently_wrong = scored = refused_rolls = 0
     refused = []
     calibrations: dict[str | None, Calibration | None] = {}
     for frame in recorded.rolls():
@@ -173,11 +186,16 @@ def run(recorded: RecordedSet, change: Change, drift: bool = False
         if change.reframe:
             image, labels = change.reframe(image, labels)
         reading = read_roll(image, calibrations[frame.scenario], frame.removed)
-        score = score_frame(labels, reading, 0.0)
+        uncalibrated = calibrations[frame.scenario] is None and not change.reframe
+        score = score_frame(labels, reading, 0.0, calibration_refused=uncalibrated)
         total += len(frame.dice)
         right += len(score.pairs) - len(score.wrong)
         wrong += sum(1 for _, die in score.wrong if die.value is not None)
-    return right / max(total, 1), wrong, refused
+        scored += score.scored
+        silently_wrong += score.silently_wrong
+        refused_rolls += score.scored and score.refused
+    return Outcome(right / max(total, 1), wrong, silently_wrong, refused_rolls / max(scored, 1),
+                   refused)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -203,19 +221,20 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     out = sys.stderr if args.json == "-" else sys.stdout
     print("| " + " | ".join(COLUMNS) + " |", file=out)
-    print("|---|---|---|---|---|", file=out)
+    print("|" + "---|" * len(COLUMNS), file=out)
     measured: list[dict[str, object]] = []
     rows: list[list[str]] = []
     for name in args.sets:
         for change in args.changes:
             if args.drift and (CHANGES[change].scale != 1.0 or CHANGES[change].reframe):
                 continue
-            right, wrong, refused = run(recorded_sets[name], CHANGES[change], args.drift)
-            row = [name, change, f"{100 * right:.1f}%", str(wrong), ", ".join(refused) or "-"]
+            outcome = run(recorded_sets[name], CHANGES[change], args.drift)
+            row = [name, change, f"{100 * outcome.dice_right:.1f}%", str(outcome.dice_wrong),
+                   str(outcome.silently_wrong_rolls), f"{100 * outcome.rolls_refused:.1f}%",
+                   ", ".join(outcome.calibrations_refused) or "-"]
             print("| " + " | ".join(row) + " |", file=out, flush=True)
             rows.append(row)
-            measured.append({"set": name, "change": change, "dice_right": right,
-                             "dice_wrong": wrong, "calibrations_refused": refused})
+            measured.append({"set": name, "change": change, **asdict(outcome)})
     emit(
         args.json,
         "robustness-drift" if args.drift else "robustness",
@@ -229,10 +248,12 @@ def main(argv: list[str] | None = None) -> int:
             "columns": COLUMNS,
             "rows": rows,
         }],
-        notes="The change none is the baseline. Dice wrong are given a wrong value or colour, "
-        "not refused: the failures that matter. A scenario whose calibration was refused has "
-        "its rolls read in generic mode, where colours are only guesses; closeup crops each "
-        "roll to its own dice and reads it in generic mode.",
+        notes="The change none is the baseline. Dice wrong are given a wrong value or colour "
+        "rather than none, in rolls refused or not; silently wrong rolls are taken with no "
+        "problem reported though not right: the failures that matter. A scenario whose "
+        "calibration was refused has its rolls refused and read in generic mode, where colours "
+        "are only guesses; closeup crops each roll to its own dice and reads it in generic "
+        "mode.",
     )
     return 0
 

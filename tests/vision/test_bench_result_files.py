@@ -52,6 +52,7 @@ def test_robustness_writes_the_table_it_prints(one_roll, tmp_path, capsys):
         ("one-roll", "none"), ("one-roll", "warm")]
     first = result["figures"]["results"][0]
     assert 0 <= first["dice_right"] <= 1 and first["calibrations_refused"] == []
+    assert first["silently_wrong_rolls"] in (0, 1) and 0 <= first["rolls_refused"] <= 1
     assert "## Robustness: the calibrated reader with another camera or light" in rendered(path)
 
 
