@@ -18,6 +18,7 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -149,6 +150,14 @@ def load_frames(recorded: RecordedSet, split: Split, max_side: int = 1024,
                             tuple(d.value for d in frame.dice),
                             tuple(d.colour for d in frame.dice), generated))
     return frames
+
+
+def geometry(root: Path) -> dict[str, list[dict[str, Any]]]:
+    """Each generated frame's dice as the renderer placed them (``geometry.jsonl``: top face
+    corners, pips, lean), in label order, by image."""
+    rows = (json.loads(line) for line in (root / "geometry.jsonl").read_text().splitlines()
+            if line.strip())
+    return {row["image"]: row["dice"] for row in rows}
 
 
 def scene_index(scenario: str | None) -> int:

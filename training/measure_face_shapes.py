@@ -18,11 +18,10 @@ numpy: what the true outlines allow, before any network outlines them.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
 
 from training.cocked import MAX_LEAN_DEG
+from training.data import geometry
 
 CUTS_DEG = (6.0, 8.0, 10.0, 12.0, 15.0)
 PER_PX = 1e-3  # positions in thousands of pixels keep the fit's columns alike in size
@@ -61,7 +61,8 @@ def shown_lean(shape: np.ndarray, flat: np.ndarray | None = None) -> float:
     return math.degrees(math.acos(min(1.0, shorter / max(longer, 1e-12))))
 
 
-def flat_field(faces: list[tuple[np.ndarray, np.ndarray]]) -> Any:
+def flat_field(faces: list[tuple[np.ndarray, np.ndarray]]
+               ) -> Callable[[np.ndarray], np.ndarray]:
     """From the flat faces (shape, centre) of a calibration frame, a function giving the flat
     face's metric at any point: each component fitted affine in x and y (least squares), or a
     constant from fewer than three faces."""
@@ -85,25 +86,19 @@ def _terms(centre: np.ndarray, faces: int) -> np.ndarray:
 def measured(root: Path) -> dict[str, list[tuple[float, float, float]]]:
     """(rendered lean, lean shown alone, lean shown against the flat field) of every die of the
     set's rolls whose scene has a calibration frame, as "flat" and "cocked"."""
-    rows = [json.loads(line) for line in (root / "geometry.jsonl").read_text().splitlines()
-            if line.strip()]
-    scenes: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in rows:
-        scenes[row["image"].rsplit("/", 1)[0]].append(row)
+    scenes: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(dict)
+    for image, dice in geometry(root).items():
+        scene, name = image.rsplit("/", 1)
+        scenes[scene][name] = dice
     found: dict[str, list[tuple[float, float, float]]] = {"flat": [], "cocked": []}
     for frames in scenes.values():
-        calibration = [f for f in frames if f["image"].endswith("/calibration.jpg")]
-        if not calibration:
-            continue
         flat = [(face_shape(d["top_face"]), np.mean(d["top_face"], axis=0))
-                for d in calibration[0]["dice"] if d["lean_deg"] <= MAX_LEAN_DEG]
+                for d in frames.pop("calibration.jpg", []) if d["lean_deg"] <= MAX_LEAN_DEG]
         if not flat:
             continue
         field = flat_field(flat)
-        for frame in frames:
-            if frame is calibration[0]:
-                continue
-            for die in frame["dice"]:
+        for dice in frames.values():
+            for die in dice:
                 shape, centre = face_shape(die["top_face"]), np.mean(die["top_face"], axis=0)
                 kind = "cocked" if die["lean_deg"] > MAX_LEAN_DEG else "flat"
                 found[kind].append((float(die["lean_deg"]), shown_lean(shape),

@@ -14,7 +14,6 @@ cocked dice are drawn for a share of each batch, since a tray rarely leaves one.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import random
 import sys
@@ -33,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 from pi_reader.vision import faces, lean
 from training import runs
 from training.cocked import MAX_LEAN_DEG
-from training.data import REAL_SETS, Frame, load_frames, open_set, scene_limits
+from training.data import REAL_SETS, Frame, geometry, load_frames, open_set, scene_limits
 from training.train_detector import recolour
 from training.train_faces import BOX_SCALE, BOX_SHIFT, box_sides, conv, jittered_box
 
@@ -80,13 +79,6 @@ def from_onnx(path: Path) -> LeanNet:
     net = LeanNet(folded=True)
     runs.load_exported(net, path, reference.network.forward, lean.INPUT_PX)
     return net
-
-
-def geometry(root: Path) -> dict[str, list[dict[str, Any]]]:
-    """Each generated frame's dice as the renderer placed them, in label order."""
-    rows = (json.loads(line) for line in (root / "geometry.jsonl").read_text().splitlines()
-            if line.strip())
-    return {row["image"]: row["dice"] for row in rows}
 
 
 def gauged_dice(frames: list[Frame], placed: dict[str, list[dict[str, Any]]]) -> list[GaugedDie]:
