@@ -4,12 +4,13 @@
         [--scenes N] [--out benchmarks/results/cocked_lean.json]
 
 ``reader.COCKED_LEAN_DEG``: a die the gauge (``pi_reader.vision.lean``) sees leaning at least
-this far is cocked, its value not taken. Only calibrated reads use the gauge, so it is chosen on
-the calibrated validation rolls (appliance scenes calibrated from their own calibration frame),
-at the reader's value thresholds as ``choose_thresholds.py`` chose them, by that script's
-calibrated rule: silently wrong rolls at most one above the fewest any candidate reaches, then
-the most dice right less three times the dice misread and invented, then the fewest refused
-readable rolls, then the smaller lean (it refuses first on scenes unlike the validation data).
+this far is cocked, its value not taken. It is the calibrated reads' cut (the generic one is
+``choose_generic_lean.py``'s), so it is chosen on the calibrated validation rolls (appliance
+scenes calibrated from their own calibration frame), at the reader's value thresholds as
+``choose_thresholds.py`` chose them, by that script's calibrated rule: silently wrong rolls at
+most one above the fewest any candidate reaches, then the most dice right less three times the
+dice misread and invented, then the fewest refused readable rolls, then the smaller lean (it
+refuses first on scenes unlike the validation data).
 Each frame is read once by the networks, then the whole reader is run over their answers for
 every candidate. Test splits and the qwixx-rendered sets are never read here.
 """

@@ -249,6 +249,12 @@ def test_without_a_calibration_boxes_sharing_four_tenths_of_the_smaller_are_one_
     assert finding.whole_dice([side, die], calibrated=True) == [side, die]
 
 
+def test_the_lean_from_which_a_die_is_cocked_without_a_calibration_is_what_its_chooser_chose():
+    result = json.loads((CHOSEN_THRESHOLDS.parent / "generic_cocked_lean.json").read_text())
+    chosen = result["figures"]["chosen"]["generic"]["generic_cocked_lean_deg"]
+    assert chosen == reader.GENERIC_COCKED_LEAN_DEG
+
+
 def test_the_share_from_which_two_boxes_are_one_die_is_what_its_chooser_chose():
     result = json.loads((CHOSEN_THRESHOLDS.parent / "seen_twice.json").read_text())
     assert result["figures"]["chosen"]["generic"]["seen_twice"] == finding.SEEN_TWICE
@@ -269,6 +275,22 @@ def test_a_die_is_cocked_when_the_gauge_sees_it_lean_6_degrees_or_more(
     cal_frame = labelled(datasets_dir, "qwixx-rendered", "s05/calibration.jpg")
     calibration = label_calibration(cal_frame, load_frame(cal_frame.path))
     reading = reader.read_roll(load_frame(frame.path), calibration,
+                               stages=label_stages(frame.dice, leans={2: lean_deg}))
+    assert [p.kind for p in reading.problems] == ([ProblemKind.COCKED_DIE] if cocked else [])
+    leaning = [d for d in reading.dice if d.box == int_box(frame.dice[2].box)]
+    assert len(leaning) == 1 and (leaning[0].value is None) is cocked
+
+
+@pytest.mark.parametrize(("lean_deg", "cocked"), [(20.0, False), (30.0, True)])
+def test_without_a_calibration_a_die_is_cocked_when_the_gauge_sees_it_lean_25_degrees_or_more(
+    datasets_dir, lean_deg, cocked
+):
+    # reader.GENERIC_COCKED_LEAN_DEG: chosen at 25 degrees on the generic validation rolls; at
+    # half of it the first probe would be cocked, at double the second not.
+    from .reader_doubles import label_stages
+
+    frame = labelled(datasets_dir, "qwixx-rendered", "s05/roll_001.jpg")
+    reading = reader.read_roll(load_frame(frame.path), None,
                                stages=label_stages(frame.dice, leans={2: lean_deg}))
     assert [p.kind for p in reading.problems] == ([ProblemKind.COCKED_DIE] if cocked else [])
     leaning = [d for d in reading.dice if d.box == int_box(frame.dice[2].box)]
