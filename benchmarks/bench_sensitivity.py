@@ -62,7 +62,8 @@ FACTORS = (0.5, 2.0)
 CONSTANTS = (
     "finding.MIN_VALUE_CONFIDENCE", "finding.MIN_VIEW_AGREEMENT",
     "finding.GENERIC_MIN_VALUE_CONFIDENCE", "finding.GENERIC_MIN_VIEW_AGREEMENT",
-    "reader.COCKED_SIDE", "reader.COCKED_LEAN_DEG", "reader.CLOSER_LOOK", "lean.PATCH_OF_BOX",
+    "reader.COCKED_SIDE", "reader.COCKED_LEAN_DEG", "reader.GENERIC_COCKED_LEAN_DEG",
+    "reader.CLOSER_LOOK", "lean.PATCH_OF_BOX",
     "lean.SURE_FLAT_DEG", "reader.EDGE_CUT_SHARE",
     "detector.TARGET_SIDE_PX", "detector.FIRST_LOOK_PX",
     "detector.LARGEST_INPUT_PX", "detector.PEAK_THRESHOLD", "detector.GENERIC_PEAK_THRESHOLD",
