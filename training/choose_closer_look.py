@@ -37,12 +37,11 @@ CLOSER_LOOK = Constant(
 
 table = partial(one_constant.reread, CLOSER_LOOK,
                 partial(overridden, reader, "CLOSER_LOOK"), LOOKS)
-calibrated_rolls = partial(one_constant.validation_rolls, calibrated=True)
 
 
 def main(argv: list[str] | None = None) -> int:
-    return one_constant.main(CLOSER_LOOK, __doc__.split("\n\n")[0], argv, calibrated_rolls,
-                             table)
+    return one_constant.main(CLOSER_LOOK, __doc__.split("\n\n")[0], argv,
+                             one_constant.calibrated_rolls, table)
 
 
 if __name__ == "__main__":

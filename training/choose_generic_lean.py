@@ -45,12 +45,10 @@ GENERIC_COCKED_LEAN = Constant(
 table = partial(one_constant.reread, GENERIC_COCKED_LEAN,
                 partial(overridden, reader, "GENERIC_COCKED_LEAN_DEG"), LEAN_DEGS)
 
-generic_rolls = partial(one_constant.validation_rolls, calibrated=False)
-
 
 def main(argv: list[str] | None = None) -> int:
     return one_constant.main(GENERIC_COCKED_LEAN, __doc__.split("\n\n")[0], argv,
-                             generic_rolls, table)
+                             one_constant.generic_rolls, table)
 
 
 if __name__ == "__main__":

@@ -42,12 +42,10 @@ SEEN_TWICE = Constant(
 table = partial(one_constant.reread, SEEN_TWICE, partial(overridden, finding, "SEEN_TWICE"),
                 SHARES)
 
-generic_rolls = partial(one_constant.validation_rolls, calibrated=False)
-
 
 def main(argv: list[str] | None = None) -> int:
-    return one_constant.main(SEEN_TWICE, __doc__.split("\n\n")[0], argv, generic_rolls,
-                             table)
+    return one_constant.main(SEEN_TWICE, __doc__.split("\n\n")[0], argv,
+                             one_constant.generic_rolls, table)
 
 
 if __name__ == "__main__":

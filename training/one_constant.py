@@ -161,6 +161,16 @@ def validation_rolls(sets: Sets, *, calibrated: bool) -> dict[str, list[Roll]]:
     return named
 
 
+def calibrated_rolls(sets: Sets) -> dict[str, list[Roll]]:
+    """The calibrated validation rolls of ``sets`` (see :func:`validation_rolls`)."""
+    return validation_rolls(sets, calibrated=True)
+
+
+def generic_rolls(sets: Sets) -> dict[str, list[Roll]]:
+    """The generic validation rolls of ``sets`` (see :func:`validation_rolls`)."""
+    return validation_rolls(sets, calibrated=False)
+
+
 def reread(constant: Constant, override: Callable[[float], AbstractContextManager[None]],
            values: tuple[float, ...], sets: dict[str, list[Roll]]) -> list[dict[str, Any]]:
     """Each candidate with the figures of every validation set read at it: every roll is read

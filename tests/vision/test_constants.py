@@ -269,16 +269,7 @@ def test_a_die_is_cocked_when_the_gauge_sees_it_lean_6_degrees_or_more(
     # 1.1 degrees at the 95th percentile and 7.8 at the 99th); at half of it the first probe
     # would be cocked, at double the second not.
     # A cocked die's value is not taken however surely its face is read.
-    from .reader_doubles import label_calibration, label_stages
-
-    frame = labelled(datasets_dir, "qwixx-rendered", "s05/roll_001.jpg")
-    cal_frame = labelled(datasets_dir, "qwixx-rendered", "s05/calibration.jpg")
-    calibration = label_calibration(cal_frame, load_frame(cal_frame.path))
-    reading = reader.read_roll(load_frame(frame.path), calibration,
-                               stages=label_stages(frame.dice, leans={2: lean_deg}))
-    assert [p.kind for p in reading.problems] == ([ProblemKind.COCKED_DIE] if cocked else [])
-    leaning = [d for d in reading.dice if d.box == int_box(frame.dice[2].box)]
-    assert len(leaning) == 1 and (leaning[0].value is None) is cocked
+    _assert_cocked_or_not(datasets_dir, lean_deg, cocked, calibrated=True)
 
 
 @pytest.mark.parametrize(("lean_deg", "cocked"), [(20.0, False), (30.0, True)])
@@ -287,10 +278,21 @@ def test_without_a_calibration_a_die_is_cocked_when_the_gauge_sees_it_lean_25_de
 ):
     # reader.GENERIC_COCKED_LEAN_DEG: chosen at 25 degrees on the generic validation rolls; at
     # half of it the first probe would be cocked, at double the second not.
-    from .reader_doubles import label_stages
+    _assert_cocked_or_not(datasets_dir, lean_deg, cocked, calibrated=False)
+
+
+def _assert_cocked_or_not(datasets_dir: Path, lean_deg: float, cocked: bool, *,
+                          calibrated: bool) -> None:
+    """Read a qwixx-rendered roll whose third die the gauge sees lean ``lean_deg`` (with its
+    calibration or without one): it is cocked, its value not taken, exactly when ``cocked``."""
+    from .reader_doubles import label_calibration, label_stages
 
     frame = labelled(datasets_dir, "qwixx-rendered", "s05/roll_001.jpg")
-    reading = reader.read_roll(load_frame(frame.path), None,
+    calibration = None
+    if calibrated:
+        cal_frame = labelled(datasets_dir, "qwixx-rendered", "s05/calibration.jpg")
+        calibration = label_calibration(cal_frame, load_frame(cal_frame.path))
+    reading = reader.read_roll(load_frame(frame.path), calibration,
                                stages=label_stages(frame.dice, leans={2: lean_deg}))
     assert [p.kind for p in reading.problems] == ([ProblemKind.COCKED_DIE] if cocked else [])
     leaning = [d for d in reading.dice if d.box == int_box(frame.dice[2].box)]
