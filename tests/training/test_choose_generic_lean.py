@@ -3,14 +3,15 @@ rolls by the generic rule, ties going to the smaller lean (the one refusing firs
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
-
-import pytest
 
 from pi_reader.vision import reader
 from training import choose_generic_lean, one_constant
 
+from .one_constant_checks import (
+    assert_a_missing_shared_set_is_named_in_the_usage_message,
+    assert_every_value_rereads_the_rolls_and_the_shipped_one_is_put_back,
+)
 from .test_choose_thresholds import figures
 
 
@@ -39,23 +40,11 @@ def test_only_the_generic_sets_choose():
 
 
 def test_every_lean_rereads_the_rolls_and_the_shipped_one_is_put_back(monkeypatch):
-    leans = []
-
-    def read_roll(image, calibration, removed, stages):
-        leans.append(reader.GENERIC_COCKED_LEAN_DEG)
-        return reader.RollReading(dice=(), problems=())
-
-    shipped = reader.GENERIC_COCKED_LEAN_DEG
-    monkeypatch.setattr(reader, "read_roll", read_roll)
-    monkeypatch.setattr(one_constant, "load_frame", lambda path: None)
-    monkeypatch.setattr(one_constant, "score_frame", lambda frame, reading, seconds: None)
-    monkeypatch.setattr(one_constant, "figures", lambda scores: figures(0.9))
-    choose_generic_lean.table({"photos": [(SimpleNamespace(path=None, removed=()), None)]})
-    assert leans == list(choose_generic_lean.LEAN_DEGS)
-    assert shipped == reader.GENERIC_COCKED_LEAN_DEG
+    assert_every_value_rereads_the_rolls_and_the_shipped_one_is_put_back(
+        monkeypatch, choose_generic_lean.table, reader, "GENERIC_COCKED_LEAN_DEG",
+        choose_generic_lean.LEAN_DEGS)
 
 
 def test_a_missing_shared_set_is_named_in_the_usage_message(capsys, tmp_path):
-    with pytest.raises(SystemExit):
-        choose_generic_lean.main(["--datasets", str(tmp_path)])
-    assert "the shared set real-d6-overhead is missing" in capsys.readouterr().err
+    assert_a_missing_shared_set_is_named_in_the_usage_message(
+        choose_generic_lean.main, capsys, str(tmp_path))

@@ -3,14 +3,17 @@ validation rolls by the generic rule, ties going to the larger share (the one dr
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from pi_reader.vision import finding, reader
+from pi_reader.vision import finding
 from training import choose_seen_twice, one_constant
 
+from .one_constant_checks import (
+    assert_a_missing_shared_set_is_named_in_the_usage_message,
+    assert_every_value_rereads_the_rolls_and_the_shipped_one_is_put_back,
+)
 from .test_choose_thresholds import figures
 
 
@@ -40,26 +43,13 @@ def test_only_the_generic_sets_choose():
 
 
 def test_every_share_rereads_the_rolls_and_the_shipped_one_is_put_back(monkeypatch):
-    shares = []
-
-    def read_roll(image, calibration, removed, stages):
-        shares.append(finding.SEEN_TWICE)
-        return reader.RollReading(dice=(), problems=())
-
-    monkeypatch.setattr(reader, "read_roll", read_roll)
-    monkeypatch.setattr(one_constant, "load_frame", lambda path: None)
-    monkeypatch.setattr(one_constant, "score_frame", lambda frame, reading, seconds: None)
-    monkeypatch.setattr(one_constant, "figures", lambda scores: figures(0.9))
-    shipped = finding.SEEN_TWICE
-    choose_seen_twice.table({"photos": [(SimpleNamespace(path=None, removed=()), None)]})
-    assert shares == list(choose_seen_twice.SHARES)
-    assert shipped == finding.SEEN_TWICE
+    assert_every_value_rereads_the_rolls_and_the_shipped_one_is_put_back(
+        monkeypatch, choose_seen_twice.table, finding, "SEEN_TWICE", choose_seen_twice.SHARES)
 
 
 def test_a_missing_shared_set_is_named_in_the_usage_message(capsys, tmp_path):
-    with pytest.raises(SystemExit):
-        choose_seen_twice.main(["--datasets", str(tmp_path)])
-    assert "the shared set real-d6-overhead is missing" in capsys.readouterr().err
+    assert_a_missing_shared_set_is_named_in_the_usage_message(
+        choose_seen_twice.main, capsys, str(tmp_path))
 
 
 def test_an_out_file_whose_folder_cannot_be_made_is_refused_before_anything_is_read(
