@@ -19,6 +19,11 @@ read without a calibration they made a generic set of a few rolls that weighed a
 whole photo set in the generic rule's mean. Test splits and the qwixx-rendered sets are never
 read here.
 
+``--networks FOLDER`` reads with a retrained candidate's networks (``training/candidates.py``;
+what the folder lacks is shipped) and needs ``--out``: a network more or less sure of itself
+than the shipped one is compared fairly only at thresholds chosen for it, and the shipped
+networks' result files stay theirs. The result names the networks it read.
+
 ``--mode`` chooses one mode's thresholds alone (written by default to
 ``benchmarks/results/thresholds-<mode>.json``; both modes go to ``thresholds.json``): a mode's
 choice depends only on its own validation rolls, so one can be chosen again without the other.
@@ -55,6 +60,7 @@ from pi_reader.vision.recorded import LabelledFrame, RecordedSet
 from pi_reader.vision.scoring import FrameScore, die_right, score_frame
 from pi_reader.vision.stages import Stages, default_stages
 from pi_reader.vision.types import RollReading
+from training.candidates import NETWORK_FILES, Candidate, networks_folder
 from training.data import add_set_options, scene_index, sets_to_load
 from training.splits import select
 
@@ -84,6 +90,7 @@ GENERIC_RULE = (
     "invented (rates, mean over the generic validation sets), then the fewest refused readable "
     "rolls, then the stricter thresholds")
 RULES = {"calibrated": CALIBRATED_RULE, "generic": GENERIC_RULE}
+SHIPPED_NETWORKS = dict.fromkeys(NETWORK_FILES, "shipped")
 MODES = tuple(RULES)
 
 # A validation roll, its frame, its calibration and what the networks saw in it; a roll whose
@@ -179,12 +186,13 @@ def calibration_of(frame: LabelledFrame | None, calibrated: dict[str, Calibratio
 
 
 def collect(sets: list[tuple[RecordedSet, int | None]], modes: tuple[str, ...] = MODES,
-            targets: tuple[float, ...] = TARGET_SIDES) -> dict[str, dict[float, list[Row]]]:
+            targets: tuple[float, ...] = TARGET_SIDES, stages: Stages | None = None
+            ) -> dict[str, dict[float, list[Row]]]:
     """Each validation set's rows by target side (a generic set's rows under every side), of a
     generated set only its first scenes when it comes with a limit; only the rows of ``modes``
     are read (a scene is calibrated all the same, as that decides its mode), a calibrated one
-    at each of ``targets``."""
-    stages = default_stages()
+    at each of ``targets``, by ``stages`` (the shipped networks by default)."""
+    stages = stages or default_stages()
     out: dict[str, dict[float, list[Row]]] = {}
     for recorded, scenes in sets:
         calibrated: dict[str, Calibration | None] = {}
@@ -339,10 +347,12 @@ KNOBS = ("peak_threshold", "target_side_px", "min_value_confidence", "min_view_a
 GENERIC_KNOBS = ("peak_threshold", "min_value_confidence", "min_view_agreement")
 
 
-def result(table: list[dict[str, Any]], entries: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def result(table: list[dict[str, Any]], entries: dict[str, dict[str, Any]],
+           networks: Candidate | None = None) -> dict[str, Any]:
     """The choice of each mode in ``entries`` as a result file (benchmarks/result_file.py's
     shape, rendered into the docs): each mode's chosen figures as a table, every combination
-    compactly under ``figures``."""
+    compactly under ``figures``, and which networks read the frames (``networks``, else the
+    shipped ones)."""
     knobs = {"calibrated": KNOBS, "generic": GENERIC_KNOBS}
     chosen = {mode: {knob: entry[knob] for knob in knobs[mode]} for mode, entry in entries.items()}
     names = list(table[0]["sets"])
@@ -357,6 +367,7 @@ def result(table: list[dict[str, Any]], entries: dict[str, dict[str, Any]]) -> d
             + ", ".join(f"{knob} {value}" for knob, value in knobs.items()) + "."
             for mode, knobs in chosen.items()),
         "figures": {"rules": {mode: RULES[mode] for mode in entries}, "chosen": chosen,
+                    "networks": networks.networks() if networks else SHIPPED_NETWORKS,
                     "columns": [*KNOBS, {name: FIGURES for name in names}],
                     "table": [[*(entry[knob] for knob in KNOBS),
                                {name: [figures[f] for f in FIGURES]
@@ -396,10 +407,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mode", choices=MODES, help="choose this mode's thresholds alone")
     parser.add_argument("--out", type=Path, help="the result file (default: "
                         "benchmarks/results/thresholds.json, or thresholds-MODE.json)")
+    parser.add_argument("--networks", metavar="FOLDER",
+                        help="read with this folder's networks (what it lacks is shipped); "
+                             "needs --out")
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)),
                         help="processes scoring the combinations (default: one per core)")
     args = parser.parse_args(argv)
+    if args.networks and not args.out:
+        parser.error("--networks: give --out too (the default files are the shipped networks')")
     try:
+        networks = networks_folder(args.networks) if args.networks else None
         sets = sets_to_load(args.datasets, args.generated, args.scenes)
     except ValueError as error:
         parser.error(str(error))
@@ -407,14 +424,14 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or Path("benchmarks/results/"
                            f"thresholds{'-' + args.mode if args.mode else ''}.json")
     global _ROWS
-    _ROWS = collect(sets, modes)
+    _ROWS = collect(sets, modes, stages=networks.stages() if networks else None)
     combinations = list(itertools.product(PEAKS, CONFIDENCES, AGREEMENTS))
     # Forked workers share the rows read above; each scores whole combinations, in order.
     with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         table = [entry for entries in pool.map(scored_combination, combinations)
                  for entry in entries]
     chosen = result(table, {mode: choose(table, calibrated=mode == "calibrated")
-                            for mode in modes})
+                            for mode in modes}, networks)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(dumped(chosen))
     print(json.dumps(chosen["figures"]["chosen"]))

@@ -21,24 +21,20 @@ first. Test splits and the qwixx-rendered sets are never read here.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
 
 from benchmarks.result_file import provenance
-from pi_reader.vision import detector, faces, lean, reader
+from pi_reader.vision import reader
 from pi_reader.vision.calibration import Calibration
-from pi_reader.vision.detector import Detector
-from pi_reader.vision.faces import FaceClassifier
 from pi_reader.vision.images import load_frame
-from pi_reader.vision.lean import LeanGauge
 from pi_reader.vision.recorded import RecordedSet
 from pi_reader.vision.scoring import FrameScore, score_frame
 from pi_reader.vision.stages import Stages
+from training.candidates import Candidate, candidate
 from training.choose_thresholds import (
     FIGURES,
     MODES,
@@ -53,49 +49,6 @@ from training.choose_thresholds import (
 )
 from training.data import add_set_options, sets_to_load
 from training.one_constant import FIGURE_COLUMNS, figure_cells
-
-NETWORK_FILES = (detector.MODEL_FILE, faces.MODEL_FILE, lean.MODEL_FILE)
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A named folder of networks; what it lacks is shipped."""
-
-    name: str
-    folder: Path
-
-    def own(self, model_file: str) -> Path | None:
-        path = self.folder / model_file
-        return path if path.is_file() else None
-
-    def stages(self) -> Stages:
-        return Stages(find_dice=Detector(self.own(detector.MODEL_FILE)).detect,
-                      read_faces=FaceClassifier(self.own(faces.MODEL_FILE)).read,
-                      gauge_lean=LeanGauge(self.own(lean.MODEL_FILE)).gauge)
-
-    def networks(self) -> dict[str, str]:
-        """Each network file the candidate brings, with the start of its SHA-256, so that the
-        result says which files were compared; the others are "shipped"."""
-        out = {}
-        for model_file in NETWORK_FILES:
-            path = self.own(model_file)
-            out[model_file] = (hashlib.sha256(path.read_bytes()).hexdigest()[:12] if path
-                               else "shipped")
-        return out
-
-
-def candidate(text: str) -> Candidate:
-    """``NAME=FOLDER`` from the command line; raises ValueError saying what is wrong."""
-    name, separator, folder = text.partition("=")
-    if not separator or not name or not folder:
-        raise ValueError(f"--candidate {text!r}: give NAME=FOLDER")
-    candidate = Candidate(name, Path(folder))
-    if not candidate.folder.is_dir():
-        raise ValueError(f"--candidate {text!r}: {folder} is no folder")
-    if not any(candidate.own(model_file) for model_file in NETWORK_FILES):
-        raise ValueError(f"--candidate {text!r}: {folder} holds none of "
-                         f"{', '.join(NETWORK_FILES)}")
-    return candidate
 
 
 def read_sets(stages: Stages, sets: list[tuple[RecordedSet, int | None]]

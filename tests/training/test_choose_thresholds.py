@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from pi_reader.vision import reader
+from pi_reader.vision import detector, faces, lean, reader
 from pi_reader.vision.calibration import Calibration
 from pi_reader.vision.detector import Detection
 from pi_reader.vision.faces import FaceReading
@@ -16,6 +16,7 @@ from pi_reader.vision.lean import Lean
 from pi_reader.vision.recorded import load_recorded_set
 from pi_reader.vision.stages import Stages
 from training import choose_thresholds as choose
+from training.candidates import networks_folder
 
 from .test_splits import generated_set
 
@@ -117,17 +118,43 @@ def test_a_calibrated_frame_is_seen_at_its_side_and_at_the_closer_look_as_the_re
     assert choose.look(stages, FRAME, None).detections.keys() == {None}
 
 
-def test_the_rolls_of_a_refused_calibration_are_refused_calibrated_rolls(tmp_path, monkeypatch):
+def test_the_rolls_of_a_refused_calibration_are_refused_calibrated_rolls(tmp_path):
     root = generated_set(tmp_path, ["a00004"])  # scene 4: validation
     (root / "a00004").mkdir()
     for name in ("calibration", "roll_001"):
         cv2.imwrite(str(root / "a00004" / f"{name}.jpg"), np.full((64, 64, 3), 128, np.uint8))
     blind = Stages(lambda frame, side=None: [], lambda frame, boxes: [], lambda frame, boxes: [])
-    monkeypatch.setattr(choose, "default_stages", lambda: blind)
-    rows = choose.collect([(load_recorded_set(root), None)])
+    rows = choose.collect([(load_recorded_set(root), None)], stages=blind)
     assert list(rows) == ["dr-test calibrated"]  # not a generic set of its own
     side_rows = rows["dr-test calibrated"][choose.TARGET_SIDES[0]]
     scored = choose.score(side_rows, peak=0.3)
     assert (scored["rolls"], scored["dice_right"], scored["silently_wrong_rolls"]) == (1, 0.0, 0)
     frame = side_rows[0][0]
     assert choose.refused_calibration(frame).refused
+
+
+def test_the_result_names_the_networks_that_read_the_frames(tmp_path):
+    generic = entry(0.15, 12.0, figures(0.9), figures(0.95))
+    shipped = choose.result([generic], {"generic": generic})["figures"]["networks"]
+    assert set(shipped.values()) == {"shipped"}
+    (tmp_path / faces.MODEL_FILE).write_bytes(b"a retrained classifier")
+    networks = choose.result([generic], {"generic": generic},
+                             networks_folder(str(tmp_path)))["figures"]["networks"]
+    assert networks[faces.MODEL_FILE] != "shipped"
+    assert networks[detector.MODEL_FILE] == networks[lean.MODEL_FILE] == "shipped"
+
+
+def test_a_candidates_networks_never_write_the_shipped_result_files(tmp_path, capsys):
+    (tmp_path / faces.MODEL_FILE).write_bytes(b"a retrained classifier")
+    with pytest.raises(SystemExit) as exit_:
+        choose.main(["--datasets", str(tmp_path), "--networks", str(tmp_path)])
+    assert exit_.value.code == 2
+    assert "--networks: give --out too" in capsys.readouterr().err
+
+
+def test_a_networks_folder_without_networks_is_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        choose.main(["--datasets", str(tmp_path), "--networks", str(tmp_path),
+                     "--out", str(tmp_path / "out.json")])
+    assert exit_.value.code == 2
+    assert "holds none of" in capsys.readouterr().err

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from pi_reader.vision import detector, faces, lean
+from pi_reader.vision import lean
 from pi_reader.vision.recorded import load_recorded_set
 from pi_reader.vision.stages import Stages
 from training import compare_networks
@@ -41,25 +41,6 @@ def test_a_mode_no_candidate_read_ranks_nobody():
     assert compare_networks.ranked(entries, calibrated=True) == []
     result = compare_networks.result([], entries)
     assert result["figures"]["ranked"] == {"calibrated": [], "generic": ["shipped"]}
-
-
-def test_a_candidate_brings_its_own_networks_and_the_shipped_ones_stand_in(tmp_path):
-    (tmp_path / detector.MODEL_FILE).write_bytes(b"a detector")
-    candidate = compare_networks.candidate(f"new={tmp_path}")
-    networks = candidate.networks()
-    assert networks[faces.MODEL_FILE] == networks[lean.MODEL_FILE] == "shipped"
-    assert len(networks[detector.MODEL_FILE]) == 12
-    assert candidate.own(faces.MODEL_FILE) is None
-
-
-@pytest.mark.parametrize(("text", "says"), [
-    ("models", "give NAME=FOLDER"),
-    ("=models", "give NAME=FOLDER"),
-    ("new=/no/such/folder", "is no folder"),
-])
-def test_a_malformed_candidate_is_refused_with_what_is_wrong(text, says):
-    with pytest.raises(ValueError, match=says):
-        compare_networks.candidate(text)
 
 
 def test_a_folder_without_networks_is_no_candidate(tmp_path, capsys):
