@@ -6,7 +6,9 @@
 Each mode has its own: with a calibration the detector's ``PEAK_THRESHOLD`` and
 ``TARGET_SIDE_PX`` (the side a calibrated frame's dice are scaled to) and the reader's
 ``MIN_VALUE_CONFIDENCE`` and ``MIN_VIEW_AGREEMENT``; without one ``GENERIC_PEAK_THRESHOLD``,
-``GENERIC_MIN_VALUE_CONFIDENCE`` and ``GENERIC_MIN_VIEW_AGREEMENT``. Every validation frame (the
+``GENERIC_MIN_VALUE_CONFIDENCE``, ``GENERIC_MIN_VIEW_AGREEMENT`` and whether a doubtful face is
+judged from every turn alone (``GENERIC_DOUBT_FROM_EVERY_TURN``, a stricter rule that suits
+looser thresholds, so it is chosen with them). Every validation frame (the
 generated scenes' validation split, appliance scenes calibrated from their own calibration
 frame, the other scenes in the generic mode; the real sets' validation splits in the generic
 mode) is read once by the networks (a calibrated one once per target side), their answers kept,
@@ -68,6 +70,7 @@ PEAKS = (0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
 CONFIDENCES = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 AGREEMENTS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 TARGET_SIDES = (12.0, 16.0, 20.0)
+EVERY_TURN = (False, True)  # finding.GENERIC_DOUBT_FROM_EVERY_TURN, read in the generic mode
 LOWEST_PEAK = min(PEAKS)
 # A misread or invented die spoils a read, a refused one only asks for a re-roll: a judgement of
 # what the table pays, not a measurement, taken as three re-rolls.
@@ -266,26 +269,29 @@ def figures(scores: list[FrameScore]) -> dict[str, float]:
 _ROWS: dict[str, dict[float, list[Row]]] = {}  # the rows collect() read, for the workers
 
 
-def scored_combination(combination: tuple[float, float, float]) -> list[dict[str, Any]]:
+def scored_combination(combination: tuple[float, float, float, bool]) -> list[dict[str, Any]]:
     """The table's entries (one per target side; one alone when no calibrated rows were read,
-    as a generic frame is read alike at every side) for one peak, confidence and agreement, each
-    mode's frames read at them."""
-    peak, confidence, agreement = combination
+    as a generic frame is read alike at every side) for one peak, confidence, agreement and
+    generic rule for doubtful faces, each mode's frames read at them. The calibrated mode knows
+    no such rule: an entry judging doubts from every turn holds the generic sets alone."""
+    peak, confidence, agreement, every_turn = combination
     sides = (TARGET_SIDES if any(name.endswith(" calibrated") for name in _ROWS)
-             else TARGET_SIDES[:1])
+             and not every_turn else TARGET_SIDES[:1])
     entries = []
     with overridden(finding, "MIN_VALUE_CONFIDENCE", confidence), \
             overridden(finding, "MIN_VIEW_AGREEMENT", agreement), \
             overridden(finding, "GENERIC_MIN_VALUE_CONFIDENCE", confidence), \
-            overridden(finding, "GENERIC_MIN_VIEW_AGREEMENT", agreement):
+            overridden(finding, "GENERIC_MIN_VIEW_AGREEMENT", agreement), \
+            overridden(finding, "GENERIC_DOUBT_FROM_EVERY_TURN", every_turn):
         generic = {name: score(by[TARGET_SIDES[0]], peak) for name, by in _ROWS.items()
                    if not name.endswith(" calibrated")}
         for target in sides:
             calibrated = {name: score(by[target], peak) for name, by in _ROWS.items()
-                          if name.endswith(" calibrated")}
+                          if name.endswith(" calibrated") and not every_turn}
             entries.append({"peak_threshold": peak, "target_side_px": target,
                             "min_value_confidence": confidence,
-                            "min_view_agreement": agreement, "sets": generic | calibrated})
+                            "min_view_agreement": agreement,
+                            "doubt_from_every_turn": every_turn, "sets": generic | calibrated})
     return entries
 
 
@@ -318,7 +324,7 @@ def rank(entry: dict[str, Any], calibrated: bool, fewest_silently_wrong: int, no
                             for s in sets])),
             float(np.mean([s["refusal_rate"] for s in sets])),
             -entry["min_value_confidence"], -entry["min_view_agreement"],
-            -entry["peak_threshold"])
+            -entry["peak_threshold"], -entry.get("doubt_from_every_turn", False))
 
 
 def rule_order(table: list[dict[str, Any]], calibrated: bool
@@ -332,8 +338,11 @@ def rule_order(table: list[dict[str, Any]], calibrated: bool
 
 def choose(table: list[dict[str, Any]], calibrated: bool) -> dict[str, Any]:
     """The entry the mode's rule ranks first. A generic frame is read alike at every target side,
-    so the generic mode chooses among one side's entries."""
-    if not calibrated:
+    so the generic mode chooses among one side's entries; the calibrated mode among the entries
+    that read its sets (not those judging generic doubts from every turn)."""
+    if calibrated:
+        table = [entry for entry in table if not entry.get("doubt_from_every_turn", False)]
+    else:
         table = [entry for entry in table if entry["target_side_px"] == TARGET_SIDES[0]]
     if not mode_sets(table[0], calibrated):
         raise SystemExit(f"no {'calibrated' if calibrated else 'generic'} validation rolls "
@@ -343,8 +352,11 @@ def choose(table: list[dict[str, Any]], calibrated: bool) -> dict[str, Any]:
 
 FIGURES = ("rolls", "dice_right", "misread_rate", "phantom_rate", "silently_wrong_rolls",
            "refusal_rate")
-KNOBS = ("peak_threshold", "target_side_px", "min_value_confidence", "min_view_agreement")
-GENERIC_KNOBS = ("peak_threshold", "min_value_confidence", "min_view_agreement")
+KNOBS = ("peak_threshold", "target_side_px", "min_value_confidence", "min_view_agreement",
+         "doubt_from_every_turn")
+CALIBRATED_KNOBS = KNOBS[:4]
+GENERIC_KNOBS = ("peak_threshold", "min_value_confidence", "min_view_agreement",
+                 "doubt_from_every_turn")
 
 
 def result(table: list[dict[str, Any]], entries: dict[str, dict[str, Any]],
@@ -353,7 +365,7 @@ def result(table: list[dict[str, Any]], entries: dict[str, dict[str, Any]],
     shape, rendered into the docs): each mode's chosen figures as a table, every combination
     compactly under ``figures``, and which networks read the frames (``networks``, else the
     shipped ones)."""
-    knobs = {"calibrated": KNOBS, "generic": GENERIC_KNOBS}
+    knobs = {"calibrated": CALIBRATED_KNOBS, "generic": GENERIC_KNOBS}
     chosen = {mode: {knob: entry[knob] for knob in knobs[mode]} for mode, entry in entries.items()}
     names = list(table[0]["sets"])
     names_of_modes = " and ".join(entries)
@@ -425,7 +437,8 @@ def main(argv: list[str] | None = None) -> int:
                            f"thresholds{'-' + args.mode if args.mode else ''}.json")
     global _ROWS
     _ROWS = collect(sets, modes, stages=networks.stages() if networks else None)
-    combinations = list(itertools.product(PEAKS, CONFIDENCES, AGREEMENTS))
+    every_turn = EVERY_TURN if "generic" in modes else EVERY_TURN[:1]
+    combinations = list(itertools.product(PEAKS, CONFIDENCES, AGREEMENTS, every_turn))
     # Forked workers share the rows read above; each scores whole combinations, in order.
     with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         table = [entry for entries in pool.map(scored_combination, combinations)

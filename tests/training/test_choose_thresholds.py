@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from pi_reader.vision import detector, faces, lean, reader
+from pi_reader.vision import detector, faces, finding, lean, reader
 from pi_reader.vision.calibration import Calibration
 from pi_reader.vision.detector import Detection
 from pi_reader.vision.faces import FaceReading
@@ -29,11 +29,12 @@ def figures(dice_right: float, silently_wrong: int = 0, rolls: int = 60,
             "silently_wrong_rolls": silently_wrong, "refusal_rate": refusal_rate}
 
 
-def entry(peak: float, side: float, calibrated: dict[str, float], generic: dict[str, float]
-          ) -> dict[str, Any]:
+def entry(peak: float, side: float, calibrated: dict[str, float] | None,
+          generic: dict[str, float], every_turn: bool = False) -> dict[str, Any]:
     return {"peak_threshold": peak, "target_side_px": side, "min_value_confidence": 0.8,
-            "min_view_agreement": 0.6,
-            "sets": {"dr1 calibrated": calibrated, "real-d6-overhead": generic}}
+            "min_view_agreement": 0.6, "doubt_from_every_turn": every_turn,
+            "sets": ({} if calibrated is None else {"dr1 calibrated": calibrated})
+            | {"real-d6-overhead": generic}}
 
 
 def test_each_mode_takes_the_thresholds_its_own_sets_read_best():
@@ -46,6 +47,17 @@ def test_each_mode_takes_the_thresholds_its_own_sets_read_best():
     assert choose.choose(table, calibrated=True) is table[1]
     # Generic frames are read alike at every side: the choice is among one side's entries.
     assert choose.choose(table, calibrated=False) is table[2]
+
+
+def test_judging_generic_doubts_from_every_turn_is_a_generic_choice_alone():
+    as_read = entry(0.3, 12.0, figures(0.95), figures(0.80))
+    every_turn = entry(0.3, 12.0, None, figures(0.90), every_turn=True)
+    # The calibrated mode knows no such rule: an entry without its sets is never its choice.
+    assert choose.choose([every_turn, as_read], calibrated=True) is as_read
+    assert choose.choose([as_read, every_turn], calibrated=False) is every_turn
+    same = entry(0.3, 12.0, None, figures(0.80), every_turn=True)
+    # Read alike, the stricter rule wins the tie.
+    assert choose.choose([as_read, same], calibrated=False) is same
 
 
 def test_a_silently_wrong_roll_beyond_the_noise_outweighs_every_die_right():
@@ -76,7 +88,7 @@ def test_the_result_names_each_modes_choice():
         "calibrated": {"peak_threshold": 0.3, "target_side_px": 16.0,
                        "min_value_confidence": 0.8, "min_view_agreement": 0.6},
         "generic": {"peak_threshold": 0.15, "min_value_confidence": 0.8,
-                    "min_view_agreement": 0.6},
+                    "min_view_agreement": 0.6, "doubt_from_every_turn": False},
     }
     assert [t["rows"][0][0] for t in chosen["tables"]] == ["dr1 calibrated", "real-d6-overhead"]
 
@@ -86,7 +98,8 @@ def test_one_mode_alone_names_only_its_choice_and_rule():
     chosen = choose.result([generic], {"generic": generic})
     assert chosen["figures"]["chosen"] == {"generic": {"peak_threshold": 0.15,
                                                        "min_value_confidence": 0.8,
-                                                       "min_view_agreement": 0.6}}
+                                                       "min_view_agreement": 0.6,
+                                                       "doubt_from_every_turn": False}}
     assert list(chosen["figures"]["rules"]) == ["generic"]
     assert [t["caption"] for t in chosen["tables"]] == [
         "The generic validation sets at the generic thresholds"]
@@ -158,3 +171,17 @@ def test_a_networks_folder_without_networks_is_refused(tmp_path, capsys):
                      "--out", str(tmp_path / "out.json")])
     assert exit_.value.code == 2
     assert "holds none of" in capsys.readouterr().err
+
+
+def test_a_combination_judging_doubts_from_every_turn_reads_the_generic_sets_alone(monkeypatch):
+    monkeypatch.setattr(choose, "_ROWS", {
+        "photos": {side: [] for side in choose.TARGET_SIDES},
+        "dr2val calibrated": {side: [] for side in choose.TARGET_SIDES}})
+    monkeypatch.setattr(choose, "score", lambda rows, peak: {
+        "every_turn": finding.GENERIC_DOUBT_FROM_EVERY_TURN})
+    as_read = choose.scored_combination((0.2, 0.9, 0.7, False))
+    assert [list(e["sets"]) for e in as_read] == [["photos", "dr2val calibrated"]] * 3
+    assert as_read[0]["sets"]["photos"] == {"every_turn": False}
+    every_turn = choose.scored_combination((0.2, 0.9, 0.7, True))
+    assert [(e["sets"], e["doubt_from_every_turn"]) for e in every_turn] == [
+        ({"photos": {"every_turn": True}}, True)]

@@ -81,6 +81,20 @@ def test_a_doubt_becomes_a_value_only_when_the_closer_look_is_sure(closer, value
     assert finding.trusted_value(face, calibrated=True) == value
 
 
+@pytest.mark.parametrize(("every_turn", "value"), [(True, None), (False, 5)])
+def test_without_a_calibration_a_doubt_is_judged_by_every_turn_alone(monkeypatch, every_turn,
+                                                                     value):
+    monkeypatch.setattr(finding, "GENERIC_DOUBT_FROM_EVERY_TURN", every_turn)
+    # Two turns sure enough for the generic thresholds, the other two not: a value of the view.
+    closer = FaceReading(5, finding.GENERIC_MIN_VALUE_CONFIDENCE - 0.1, 0.3, True)
+    face = FaceReading(5, finding.GENERIC_MIN_VALUE_CONFIDENCE + 0.01,
+                       finding.GENERIC_MIN_VIEW_AGREEMENT + 0.01, True, closer)
+    assert face.doubtful
+    assert finding.trusted_value(face, calibrated=False) == value
+    # With a calibration the first reading still stands.
+    assert finding.trusted_value(face, calibrated=True) == 5
+
+
 @pytest.mark.parametrize(("no_die", "is_die"), [(0.45, True), (0.55, False)])
 def test_a_box_is_no_die_only_when_the_classifier_says_so_more_than_any_die(no_die, is_die):
     # A lamp's hot spot on a face leaves the classifier unsure of everything: a die it hardly
