@@ -339,12 +339,12 @@ def rule_order(table: list[dict[str, Any]], calibrated: bool
 def choose(table: list[dict[str, Any]], calibrated: bool) -> dict[str, Any]:
     """The entry the mode's rule ranks first. A generic frame is read alike at every target side,
     so the generic mode chooses among one side's entries; the calibrated mode among the entries
-    that read its sets (not those judging generic doubts from every turn)."""
+    that read its sets (those judging generic doubts from every turn do not)."""
     if calibrated:
-        table = [entry for entry in table if not entry.get("doubt_from_every_turn", False)]
+        table = [entry for entry in table if mode_sets(entry, calibrated)]
     else:
         table = [entry for entry in table if entry["target_side_px"] == TARGET_SIDES[0]]
-    if not mode_sets(table[0], calibrated):
+    if not table or not mode_sets(table[0], calibrated):
         raise SystemExit(f"no {'calibrated' if calibrated else 'generic'} validation rolls "
                          "to choose on")
     return min(table, key=rule_order(table, calibrated))
@@ -352,11 +352,11 @@ def choose(table: list[dict[str, Any]], calibrated: bool) -> dict[str, Any]:
 
 FIGURES = ("rolls", "dice_right", "misread_rate", "phantom_rate", "silently_wrong_rolls",
            "refusal_rate")
-KNOBS = ("peak_threshold", "target_side_px", "min_value_confidence", "min_view_agreement",
-         "doubt_from_every_turn")
-CALIBRATED_KNOBS = KNOBS[:4]
+CALIBRATED_KNOBS = ("peak_threshold", "target_side_px", "min_value_confidence",
+                    "min_view_agreement")
 GENERIC_KNOBS = ("peak_threshold", "min_value_confidence", "min_view_agreement",
                  "doubt_from_every_turn")
+KNOBS = (*CALIBRATED_KNOBS, "doubt_from_every_turn")  # the table's columns: every entry's knobs
 
 
 def result(table: list[dict[str, Any]], entries: dict[str, dict[str, Any]],
