@@ -55,8 +55,8 @@ TRAY_GRID_COLUMNS = 64
 MAX_NAMING_COST = 3.0
 MIN_NAMING_GAP = 0.18
 # Two dice lying apart share at most their boxes' margins, a tenth of a box for dice pressed
-# side by side; a quarter is more than that and less than the half of its die's box that a
-# shadow detected beside a die covers (dr2val a00325: 46 %).
+# side by side (a fifth with boxes a tenth of a side loose); a quarter is more than that and less
+# than the half of its die's box that a shadow detected beside a die covers (dr2val a00325: 46 %).
 APART_OVERLAP = 0.25
 
 

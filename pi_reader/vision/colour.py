@@ -512,7 +512,9 @@ def classify(relative_chroma: np.ndarray, models: dict[str, ColourModel]) -> tup
 
 # Naming a roll's dice jointly (one die per expected colour) may overrule a die's own best colour
 # only when that costs at most this much log-likelihood in all: enough for a white die tinted by
-# a green tray, far too little to hide a real second red die.
+# a green tray, far too little to hide a real second red die. On the 300 calibrated dr2val
+# validation rolls the four dice overruled cost 0.31 to 1.03 (dice of the wrong colour 4 -> 1),
+# and a coloured die's colour beats its second by under 1.5 for 6 % of the dice, under 3 for 31 %.
 MAX_JOINT_LOSS = 1.5
 
 

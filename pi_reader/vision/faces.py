@@ -52,7 +52,9 @@ DOUBT_AGREEMENT = 0.8
 # lamp's hot spot on its face) is then an unreadable die, refused, not left out unseen.
 NO_DIE_SHARE = 0.5
 # The least contrast standardisation divides by (8-bit grey levels): a blank patch (tray, a
-# clipped face) keeps its flatness instead of having its noise blown up into "pips".
+# clipped face) keeps its flatness instead of having its noise blown up into "pips". Twice the
+# spread of the blankest tenth of the validation scenes' tray patches (about 2 on dr2val and
+# dr2valg), a third of the least of a readable die's patch (12).
 MIN_PATCH_SPREAD = 4.0
 
 

@@ -114,3 +114,17 @@ def test_each_mode_trusts_a_value_at_its_own_thresholds(monkeypatch, calibrated,
     monkeypatch.setattr(finding, "GENERIC_MIN_VIEW_AGREEMENT", 0.7)
     face = FaceReading(5, 0.8, 0.6, True)
     assert finding.trusted_value(face, calibrated=calibrated) == value
+
+
+@pytest.mark.parametrize(("spread", "to_unit_spread"), [(3.0, False), (6.0, True)])
+def test_only_a_patch_with_more_contrast_than_a_blank_trays_noise_is_standardised(
+        spread, to_unit_spread):
+    # faces.MIN_PATCH_SPREAD (4 grey levels): the blankest tenth of the validation scenes' tray
+    # patches spread about 2 grey levels (dr2val, dr2valg), a readable die's patch 12 or more.
+    # A blank patch whose noise spreads 3 stays flat (its noise is not blown up into pips); a
+    # face at half the faintest readable one's contrast is standardised like any other. At half
+    # of it the first probe would be brought to unit spread, at double the second damped.
+    rng = np.random.default_rng(1)
+    patch = np.clip(np.rint(120.0 + rng.normal(0.0, spread, (40, 40, 3))), 0, 255)
+    standardised = faces.network_input([patch.astype(np.uint8)])
+    assert (float(standardised.std()) > 0.95) is to_unit_spread
