@@ -48,7 +48,10 @@ _CLIPPED = 250
 # Pixels darker than this fraction of the die's bright level are pips or shadow: too noisy a hue.
 _DARK_FRACTION = 0.35
 # Generic mode: below this chroma a die is called white; a hue further than this from every
-# nominal hue is "unknown". Both are in log-chroma units / degrees, far from any one data set.
+# nominal hue is "unknown". Both are in log-chroma units / degrees, far from any one data set: on
+# the dr2val validation rolls' dice, named without a calibration, 94 % of the white ones lie
+# under 0.18 and 0.5 % of the coloured ones; 1.2 % of the coloured ones lie 40 degrees or more
+# from their nominal hue (9.9 % 20 or more).
 _GENERIC_WHITE_CHROMA = 0.18
 _GENERIC_MAX_HUE_ERROR_DEG = 40.0
 # The tray's colour is sampled on a grid of this step (pixels).

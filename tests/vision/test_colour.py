@@ -192,6 +192,29 @@ def test_generic_mode_guesses_from_hue_or_says_unknown(bgr, name):
     assert 0.0 <= confidence <= 1.0
 
 
+def chroma_of(strength: float, hue_deg: float) -> tuple[float, float]:
+    """A chroma (log R/G, log B/G) of that strength and hue."""
+    return (strength * math.cos(math.radians(hue_deg)), strength * math.sin(math.radians(hue_deg)))
+
+
+@pytest.mark.parametrize(("strength", "name"), [(0.13, "white"), (0.27, "red")])
+def test_generic_mode_calls_a_die_white_under_a_chroma_of_0_18(strength, name):
+    # colour._GENERIC_WHITE_CHROMA: on the labelled dice of the dr2val validation rolls, named
+    # without a calibration, 94 % of the white dice have a chroma under 0.18 (59 % under 0.09)
+    # and 0.5 % of the coloured ones (7 % under 0.36). At half of it the first probe would not
+    # be white, at double the second (a faint red) would.
+    assert colour.generic_colour(chroma_of(strength, colour.NOMINAL_HUES_DEG[colour.Colour.RED])
+                                 )[0] == name
+
+
+def test_generic_mode_names_a_die_whose_hue_is_30_degrees_off():
+    # colour._GENERIC_MAX_HUE_ERROR_DEG (40): 9.9 % of the dr2val coloured dice named without a
+    # calibration lie more than 20 degrees from their nominal hue, 1.2 % more than 40; at half of
+    # it this probe would be unknown (magenta, above, is unknown at double).
+    hue = colour.NOMINAL_HUES_DEG[colour.Colour.GREEN] + 30.0
+    assert colour.generic_colour(chroma_of(0.6, hue))[0] == "green"
+
+
 EXPECTED = ["white", "white", "red", "yellow", "green", "blue"]
 
 
