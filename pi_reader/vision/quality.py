@@ -49,7 +49,9 @@ BLOWN_FRAME_FRACTION = 0.5
 # of the 75 dr2val validation scenes clip at most 2.3 % of the tray since calibration.
 NEWLY_CLIPPED_TRAY = 0.3
 # A die whose middle (this fraction of its box across) is clipped white over WASHED_OUT_SHARE
-# shows no pips there: light pips on a clipped face are lost, and so is the face's colour.
+# shows no pips there: light pips on a clipped face are lost, and so is the face's colour. A
+# face's corner pips lie about 0.24 of the box from its centre, inside the middle half, so a
+# highlight over the centre pip alone is not a washed-out face.
 FACE_MIDDLE = 0.5
 WASHED_OUT_SHARE = 0.6
 # Edge spread (pixels) over die side (pixels) above which a frame is blurred.

@@ -177,6 +177,15 @@ def test_an_image_under_16_pixels_is_one_error_and_the_batch_goes_on(photos, cap
     assert "too small" in one_line(capsys.readouterr().err) and not out.exists()
 
 
+def test_an_image_of_16_pixels_a_side_is_read(photos, capsys):
+    # The contract's least frame (README, docs/reader.md: "under 16 px" is an error line).
+    small = photos / "small.png"
+    cv2.imwrite(str(small), np.full((16, 16, 3), 128, np.uint8))
+    assert main(["read", "--json", str(small)]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert "error" not in line and line["dice"] == []
+
+
 def test_a_folder_given_as_an_image_is_called_a_folder(photos, capsys):
     assert main(["read", str(photos / "a")]) == 1
     assert "a folder, not an image file" in capsys.readouterr().out

@@ -182,6 +182,16 @@ def test_a_face_counts_as_washed_out_from_60_percent_of_its_middle_clipped(clipp
     assert quality.face_washed_out(frame, (25, 25, 50, 50)) is washed_out
 
 
+def test_a_highlight_over_the_centre_pip_alone_does_not_wash_a_face_out():
+    # quality.FACE_MIDDLE (a half of the box across): a face's corner pips lie 0.3 of the face
+    # (about 0.24 of the box) from its centre, inside the middle half, so a glossy die's highlight
+    # a quarter of the box across hides the centre pip only and the face is read. At a quarter
+    # the middle would be that highlight and the face washed out.
+    frame = np.full((100, 100, 3), 120, np.uint8)
+    frame[44:56, 44:56] = 255  # 12 px of the 50 px box, on its centre
+    assert not quality.face_washed_out(frame, (25, 25, 50, 50))
+
+
 @pytest.mark.parametrize(("moved", "mismatch"), [(0.2, False), (0.45, True)])
 def test_a_tray_is_another_from_35_percent_of_it_changed(moved, mismatch):
     # calibration_fit.MOVED_SHARE: the own rolls of the generated scenes moved at most 26 %, other
