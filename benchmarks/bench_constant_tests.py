@@ -1,7 +1,8 @@
 """Which of the reader's constants the test suite holds: each moved to half and to double.
 
 Run: ``python benchmarks/bench_constant_tests.py [--constants MODULE.NAME ...] [--out PATH]``
-(every constant of ``bench_sensitivity.CONSTANTS``; about ten minutes here). Writes
+(every constant of ``bench_sensitivity.CONSTANTS``; ``--jobs`` suites at once, by default one
+per core: about half an hour here on two). Writes
 ``benchmarks/results/constant_tests.json`` and prints a line per constant.
 
 Issue 13 asks for a test that fails whenever a constant that changes a read is set to another
@@ -17,10 +18,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -60,14 +63,17 @@ def suite_fails(constant: str, value: object, suite: Sequence[str] = SUITE) -> b
     return done.returncode == SOME_FAILED
 
 
-def checked(constant: str, suite: Sequence[str] = SUITE) -> dict[str, Any]:
-    """A constant's value and, at each of FACTORS, the value tried and whether it is held."""
+def checked(constant: str, suite: Sequence[str] = SUITE, jobs: int = 1) -> dict[str, Any]:
+    """A constant's value and, at each of FACTORS, the value tried and whether it is held
+    (the sides run ``jobs`` at a time, each suite in its own interpreter)."""
     module_name, name = constant.split(".")
     value = getattr(importlib.import_module(f"{VISION}.{module_name}"), name)
+    moved = [scaled(value, factor) for factor in FACTORS]
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        held = list(pool.map(lambda v: suite_fails(constant, v, suite), moved))
     row: dict[str, Any] = {"constant": constant, "value": value}
-    for factor in FACTORS:
-        moved = scaled(value, factor)
-        row[f"x{factor:g}"] = {"value": moved, "held": suite_fails(constant, moved, suite)}
+    for factor, side, is_held in zip(FACTORS, moved, held, strict=True):
+        row[f"x{factor:g}"] = {"value": side, "held": is_held}
     return row
 
 
@@ -103,7 +109,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--constants", nargs="+", default=list(CONSTANTS), metavar="MODULE.NAME")
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)),
+                        help="suites run at once (default: the cores this process may use)")
     args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
     unknown = [c for c in args.constants if c not in CONSTANTS]
     if unknown:
         parser.error(f"not in bench_sensitivity's list of constants: {', '.join(unknown)}")
@@ -111,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     try:
         for constant in args.constants:
-            rows.append(checked(constant, SUITE))
+            rows.append(checked(constant, SUITE, args.jobs))
             print(f"{constant} {rows[-1]['value']:g}: "
                   + ", ".join(_side_text(rows[-1][f"x{f:g}"]) for f in FACTORS), flush=True)
     except SuiteError as error:
