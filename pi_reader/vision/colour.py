@@ -46,6 +46,8 @@ NOMINAL_HUES_DEG: dict[Colour, float] = {
 # A channel at or above this is clipped: its ratio to the others no longer measures colour.
 _CLIPPED = 250
 # Pixels darker than this fraction of the die's bright level are pips or shadow: too noisy a hue.
+# At double, lit pixels of a shaded die go too: 4 dice of the dr2val validation rolls are named
+# wrong against 1; at half none is named otherwise.
 _DARK_FRACTION = 0.35
 # Generic mode: below this chroma a die is called white; a hue further than this from every
 # nominal hue is "unknown". Both are in log-chroma units / degrees, far from any one data set: on
@@ -56,7 +58,8 @@ _GENERIC_WHITE_CHROMA = 0.18
 _GENERIC_MAX_HUE_ERROR_DEG = 40.0
 # The tray's colour is sampled on a grid of this step (pixels).
 _TRAY_STEP = 8
-# Pixels this close to the tray's chroma are taken for tray (between dice, in shadows).
+# Pixels this close to the tray's chroma are taken for tray (between dice, in shadows). Neither
+# half nor double names a dr2val validation die otherwise (one fewer wrong, 1 -> 0, at both).
 _TRAY_RADIUS = 0.12
 
 
@@ -98,7 +101,8 @@ def tray_chroma(frame: np.ndarray, boxes: list[tuple[int, int, int, int]]) -> Ch
 _SAMPLES_PER_SIDE = 48
 # A die's box is the whole visible die, sides included; its colour is read from the box's
 # middle, this share of it across, which is die whatever the die's turn (an inscribed square of
-# a die turned 45 degrees is 0.71 of its box).
+# a die turned 45 degrees is 0.71 of its box). Less is fewer pixels, more of them pips: at half,
+# 10 dice of the dr2val validation rolls are named wrong against 1 (at double 75).
 _DIE_MIDDLE = 0.7
 
 
