@@ -65,11 +65,12 @@ def suite_fails(constant: str, value: object, suite: Sequence[str] = SUITE) -> b
     return done.returncode == SOME_FAILED
 
 
-def checked(constant: str, suites: Sequence[Sequence[str]] = (SUITE, WHOLE_SUITE),
+def checked(constant: str, suites: Sequence[Sequence[str]] | None = None,
             jobs: int = 1) -> dict[str, Any]:
     """A constant's value and, at each of FACTORS, the value tried and the first of ``suites``
-    a test of which fails with it (``held_by``, None when none does). The sides run ``jobs``
-    at a time, each suite in its own interpreter."""
+    (SUITE then WHOLE_SUITE by default) a test of which fails with it (``held_by``, None when
+    none does). The sides run ``jobs`` at a time, each suite in its own interpreter."""
+    suites = suites or (SUITE, WHOLE_SUITE)
     module_name, name = constant.split(".")
     value = getattr(importlib.import_module(f"{VISION}.{module_name}"), name)
     moved = [scaled(value, factor) for factor in FACTORS]
@@ -133,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     try:
         for constant in args.constants:
-            rows.append(checked(constant, (SUITE, WHOLE_SUITE), args.jobs))
+            rows.append(checked(constant, jobs=args.jobs))
             print(f"{constant} {rows[-1]['value']:g}: "
                   + ", ".join(_side_text(rows[-1][f"x{f:g}"]) for f in FACTORS), flush=True)
     except SuiteError as error:

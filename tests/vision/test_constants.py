@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 import pytest
 
+from benchmarks.bench_sensitivity import scaled
 from pi_reader.vision import calibration_fit, detector, faces, finding, quality, reader
 from pi_reader.vision.calibration import Calibration
 from pi_reader.vision.faces import FaceReading
@@ -84,12 +85,6 @@ def read_sample(datasets_dir: Path) -> Figures:
         phantoms=sum(len(scored.phantoms) for scored in scores),
         refused=sum(1 for label, die in pairs if die.value is None and label.value is not None),
     )
-
-
-def scaled(value: object, factor: float) -> object:
-    if isinstance(value, int):
-        return max(1, round(value * factor))
-    return value * factor  # type: ignore[operator]
 
 
 # GENERIC_MIN_VALUE_CONFIDENCE and GENERIC_MIN_VIEW_AGREEMENT are held by their chooser's result
