@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 
+from pi_reader.rules import COLOURS
 from pi_reader.vision import colour
 from pi_reader.vision.calibration import MAX_NAMING_COST, MIN_NAMING_GAP
 from pi_reader.vision.stages import default_stages
@@ -203,6 +204,15 @@ def test_the_four_hues_turn_together_by_at_most_30_degrees_not_one_colour_round_
     assert [str(c) for c in best] == ["yellow", "blue", "red", "green"]
 
 
+def test_a_lamp_that_turns_all_four_hues_by_25_degrees_costs_the_right_naming_nothing():
+    # colour._MAX_HUE_TURN_DEG (30): the hues of one colour spread 12 to 21 degrees over the
+    # generated calibration frames (NOMINAL_HUES_DEG), so a lamp may turn all four by 25. At half
+    # the allowance the right naming would pay 10 degrees a die for it.
+    order = colour._ORDERS.index(tuple(COLOURS))
+    turned = np.array([[colour.NOMINAL_HUES_DEG[c] + 25.0 for c in COLOURS]])
+    assert colour._hue_errors(turned)[0, order] == pytest.approx(0.0, abs=1e-6)
+
+
 def chroma_of(strength: float, hue_deg: float) -> tuple[float, float]:
     """A chroma (log R/G, log B/G) of that strength and hue."""
     return (strength * math.cos(math.radians(hue_deg)), strength * math.sin(math.radians(hue_deg)))
@@ -363,3 +373,54 @@ def test_six_dice_on_a_strongly_coloured_felt_are_named_by_their_own_colour(felt
     naming = colour.name_six_dice(relative)
     assert naming.names == names
     assert naming.gap >= MIN_NAMING_GAP
+
+
+def die_with_a_clipped_top(side=40, rim_px=6, rim_bgr=(120, 60, 25), edge_bgr=(255, 244, 236)):
+    """A blue die under a bright lamp, its box as the finder gives it: the top face clipped white
+    in all three channels, its colour only on the shaded sides round it (about half as bright
+    as the face), and a one-pixel ring of pale, nearly clipped blue where the two meet."""
+    patch = np.full((side, side, 3), 255, dtype=np.uint8)
+    inner = slice(rim_px, side - rim_px)
+    patch[:rim_px], patch[-rim_px:] = rim_bgr, rim_bgr
+    patch[:, :rim_px], patch[:, -rim_px:] = rim_bgr, rim_bgr
+    patch[rim_px, inner], patch[side - rim_px - 1, inner] = edge_bgr, edge_bgr
+    patch[inner, rim_px], patch[inner, side - rim_px - 1] = edge_bgr, edge_bgr
+    return patch
+
+
+def test_a_die_whose_colour_shows_only_on_its_shaded_sides_is_named_by_them():
+    # colour._DARK_FRACTION (0.35) keeps pixels down to about a third of the die's bright level:
+    # shaded sides half as bright as the face are colour. At double it the sides go and only
+    # the pale ring is left, which names the die white (4 dr2val validation dice named wrong
+    # against 1).
+    pixels_of_die = colour.die_colour_pixels(die_with_a_clipped_top(), None, (0.0, 0.0))
+    summary = colour.summary_chroma(pixels_of_die.chroma, (0.0, 0.0))
+    assert colour.generic_colour(summary)[0] == "blue"
+
+
+def test_pips_a_fifth_as_bright_as_the_face_carry_no_colour():
+    # colour._DARK_FRACTION: the pips of a red die on green felt, dark grey with sensor noise,
+    # have no hue worth the name; at half the fraction they would count as the die's colour.
+    rng = np.random.default_rng(0)
+    face = np.full((40, 40, 3), (40, 40, 220), dtype=np.float32)
+    rows, cols = np.mgrid[0:40, 0:40]
+    pips = np.zeros((40, 40), dtype=bool)
+    for row, col in ((10, 10), (20, 20), (30, 30)):
+        pips |= (rows - row) ** 2 + (cols - col) ** 2 <= 16
+    face[pips] = np.array((45, 40, 42)) + rng.normal(0.0, 6.0, (int(pips.sum()), 3))
+    felt = tuple(colour.log_chroma(np.array((60, 150, 60), dtype=np.uint8)).tolist())
+    patch = np.clip(face, 0, 255).astype(np.uint8)
+    assert len(colour.die_colour_pixels(patch, None, felt).chroma) == 40 * 40 - pips.sum()
+
+
+def test_a_white_die_on_a_beige_table_is_told_from_the_table_through_sensor_noise():
+    # colour._TRAY_RADIUS (0.12): a white die lies 0.21 from a beige table's chroma, and the
+    # table's own pixels, with a sensor's noise of 4 levels, scatter about 0.03 round it. At
+    # double the radius the die would look like table (all 1600 pixels kept as its colour), at
+    # half about one table pixel in six would pass for die.
+    rng = np.random.default_rng(0)
+    table_bgr = np.array((150, 180, 200), dtype=np.float64)
+    patch = np.clip(table_bgr + rng.normal(0.0, 4.0, (40, 40, 3)), 0, 255).astype(np.uint8)
+    patch[10:30, 10:30] = (230, 230, 230)
+    table = tuple(colour.log_chroma(np.array((150, 180, 200), dtype=np.uint8)).tolist())
+    assert 400 <= len(colour.die_colour_pixels(patch, None, table).chroma) <= 412

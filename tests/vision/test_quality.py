@@ -148,3 +148,14 @@ def test_a_tray_newly_clipped_over_45_percent_is_overexposed():
     frame[:, :36] = 255
     problems = quality.assess(frame, [(60, 20, 10, 10)], None, ["white"], TrayView.of(frame, tray))
     assert [p.kind for p in problems] == [ProblemKind.OVEREXPOSED]
+
+
+def test_a_score_pad_laid_on_a_quarter_of_the_tray_since_calibration_is_not_overexposure():
+    # quality.NEWLY_CLIPPED_TRAY (0.3): a score pad or a sheet of paper put down after
+    # calibration may clip a quarter of the tray under a lamp that is right; at half the share
+    # it would be taken for overexposure and every roll refused.
+    tray = np.full((6, 8, 3), 120.0, np.float32)
+    frame = np.full((60, 80, 3), 120, np.uint8)
+    frame[:, :20] = 255  # two of the tray grid's eight columns
+    problems = quality.assess(frame, [(60, 20, 10, 10)], None, ["white"], TrayView.of(frame, tray))
+    assert problems == []
