@@ -198,7 +198,7 @@ def test_the_four_hues_turn_together_by_at_most_30_degrees_not_one_colour_round_
     # validation scene a00905, balanced by its whites, lie at these hues (its lamp pulls blue and
     # red toward each other). At double the allowance all four turned by up to 60 degrees fit
     # best one step round the circle (green, red, yellow, blue): 26 dr2val dice named wrong and a
-    # silently wrong roll. At half no validation die is named otherwise: that side is not held.
+    # silently wrong roll. At half no validation die is named otherwise (the next test holds it).
     hues = np.array([[-83.3, 47.1, 29.5, -128.7]])
     best = colour._ORDERS[int(np.argmin(colour._hue_errors(hues)[0]))]
     assert [str(c) for c in best] == ["yellow", "blue", "red", "green"]
