@@ -17,7 +17,8 @@ scene is any dice on any table seen from any reasonable camera. Each frame is wr
 16-bit PNG rendered two stops under (so the finishing step can choose the exposure like a
 camera's auto exposure, with the headroom a real sensor clips) and a JSON file with what is
 known about every die: its value, its box, its top face's corners and pips in pixels, whether
-each pip is hidden from the camera, how far it leans, whether it touches another die.
+each pip and each of the face's nine places a pip may be is hidden from the camera, how far it
+leans, whether it touches another die.
 
 Why physics: dice dropped by Bullet settle as real dice do (against each other, against a wall,
 cocked on a pencil), which placing them by hand never shows.
@@ -35,6 +36,9 @@ import bpy
 from bpy_extras.object_utils import world_to_camera_view
 from mathutils import Matrix, Vector
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # Blender runs this as a script
+from pip_layouts import PIP_CELLS, PLACES
+
 # Which face of the unit die shows which value: opposite faces add up to 7. Each entry is the
 # face's outward normal and the two in-face axes the pip grid is laid along.
 FACES = {
@@ -44,14 +48,6 @@ FACES = {
     5: ((-1, 0, 0), (0, -1, 0), (0, 0, 1)),
     3: ((0, 1, 0), (-1, 0, 0), (0, 0, 1)),
     4: ((0, -1, 0), (1, 0, 0), (0, 0, 1)),
-}
-PIP_CELLS = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
 }
 # Body colours (linear RGB) of the Qwixx dice in the shades different editions print, and the
 # other colours generic dice come in. Pips: dark on white and yellow, white on the others.
@@ -713,13 +709,20 @@ class Scene:
             visible = self._seen(depsgraph, eye, world, obj, die["size"])
             pips.append({"x": round(x, 1), "y": round(y, 1), "r": round(radius, 2),
                          "visible": visible})
+        # Every place a pip could be, seen or not: a face whose own pips are seen may still
+        # hide a place where another value has one (a hand over the middle of a two hides
+        # whether it is a two or a three).
+        places_seen = [
+            self._seen(depsgraph, eye, matrix @ (normal * 0.5 + (u_axis * cu + v_axis * cv)
+                                                 * self.style["pip_offset"]), obj, die["size"])
+            for cu, cv in PLACES]
         touching = any(
             (matrix.translation - other["obj"].matrix_world.translation).length
             < die["size"] * 1.08 for other in others if other is not die)
         return {"colour": die["colour"], "value": value, "box": [round(b, 1) for b in box],
                 "top_face": [[round(c[0], 1), round(c[1], 1)] for c in corners],
-                "pips": pips, "lean_deg": round(lean, 1), "touching": touching,
-                "flipped": die["flipped"]}
+                "pips": pips, "places_seen": places_seen, "lean_deg": round(lean, 1),
+                "touching": touching, "flipped": die["flipped"]}
 
     def _seen(self, depsgraph, eye: Vector, point: Vector, obj, size: float) -> bool:
         """Whether the camera sees ``point`` on ``obj``: the first thing a ray from the camera

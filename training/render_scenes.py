@@ -39,6 +39,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
 
 from training.cocked import MAX_LEAN_DEG
+from training.pip_layouts import values_fitting
 from training.splits import scene_split
 
 BLENDER_SCRIPT = Path(__file__).with_name("blender_scene.py")
@@ -77,8 +78,13 @@ REFUSE_CLIPPED_SHARE = 0.5
 # another version would mix two kinds of scenes under one manifest). 1: dropped dice only
 # (/work/renders/dr1); 2: two in five throws start one die cocked against another; 3: a frame
 # is refused as overexposed only when clipped white in all three channels (2 counted a pixel
-# with any channel clipped, and flagged readable frames of bright red or magenta felt).
-GENERATOR_VERSION = 3
+# with any channel clipped, and flagged readable frames of bright red or magenta felt); 4: a
+# face is unreadable also when its pips are in view but a hidden place leaves it fitting
+# another value (a two whose middle is hidden may be a three).
+GENERATOR_VERSION = 4
+# The last commit of each earlier version: a set that version began is resumed from a checkout
+# of it (git worktree add), since it is never resumed by another.
+LAST_COMMIT_OF_VERSION = {1: "34e6b84", 2: "2bd2e67", 3: "695641c"}
 PARAMETER_RANGES = {
     "die_mm": [12, 20], "rounding": [0.05, 0.2], "pip_radius_of_side": [0.065, 0.105],
     "pips": ["drilled 60 %", "painted 40 %"], "finish": "matte to glossy (0..1, skewed matte)",
@@ -217,6 +223,10 @@ def why_unreadable(frame: np.ndarray, die: dict, contrast: float) -> str | None:
         return "top face partly outside the frame"
     if not all(p["visible"] for p in die["pips"]):
         return "pips hidden from the camera"
+    fitting = values_fitting(die["value"], die["places_seen"])
+    if len(fitting) > 1:
+        return (f"part of the top face hidden from the camera: what is in view fits "
+                f"{', '.join(map(str, sorted(fitting)))}")
     corners = np.array(die["top_face"], np.float32)
     side = min(np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4))
     if side < MIN_FACE_PX:
@@ -255,6 +265,7 @@ def frame_labels(raw: dict, frame: np.ndarray, generic: bool) -> tuple[dict, dic
             label["pips"] = "flipped"
         dice.append(label)
         geometry.append({"top_face": die["top_face"], "pips": die["pips"],
+                         "places_seen": die["places_seen"],
                          "lean_deg": die["lean_deg"], "pip_contrast": round(contrast, 1),
                          "qwixx_colour": die["colour"]})
     line = {"image": raw["image"], "scenario": raw["scenario"], "kind": raw["kind"],
@@ -341,6 +352,7 @@ def write_manifest(out: Path, seed: int, scenes: list[dict], done: set[str],
         "split_rule": "scene index mod 20: 0-2 test, 3-5 validation, else train",
         "unreadable_rule": {"min_pip_contrast": MIN_PIP_CONTRAST, "max_lean_deg": MAX_LEAN_DEG,
                             "min_face_px": MIN_FACE_PX,
+                            "hidden": "any pip, or places leaving it fitting another value",
                             "refuse_clipped_share": REFUSE_CLIPPED_SHARE},
         "parameter_ranges": PARAMETER_RANGES,
     }
@@ -374,8 +386,10 @@ def check_version(out: Path, leaning_throws: float | None = None) -> None:
     made = json.loads(manifest.read_text())
     version = made.get("generator_version", 1)
     if version != GENERATOR_VERSION:
+        where = LAST_COMMIT_OF_VERSION.get(version)
+        resume = f" or resume it from a checkout of {where}" if where else ""
         raise OtherGenerator(f"{out} was rendered by generator version {version}, this is "
-                             f"version {GENERATOR_VERSION}: render into a new folder")
+                             f"version {GENERATOR_VERSION}: render into a new folder{resume}")
     if made.get("leaning_throws") != leaning_throws:
         raise OtherGenerator(f"{out} was rendered with leaning throws "
                              f"{_leaning(made.get('leaning_throws'))}, not "

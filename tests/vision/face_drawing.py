@@ -5,14 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-PIP_CELLS: dict[int, tuple[tuple[int, int], ...]] = {
-    1: ((0, 0),),
-    2: ((-1, -1), (1, 1)),
-    3: ((-1, -1), (0, 0), (1, 1)),
-    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
-    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
-    6: ((-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)),
-}
+from training.pip_layouts import PIP_CELLS  # the generator's layout, drawn flat
 
 
 def draw_face(
