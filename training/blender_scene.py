@@ -697,25 +697,25 @@ class Scene:
         normal, u_axis, v_axis = (Vector(a) for a in FACES[value])
         corners = [self._pixel(matrix @ (normal * 0.5 + u_axis * su * 0.5 + v_axis * sv * 0.5))
                    for su, sv in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-        pips = []
         depsgraph = bpy.context.evaluated_depsgraph_get()
         eye = self.camera.matrix_world.translation
-        for cu, cv in PIP_CELLS[value]:
-            local = normal * 0.5 + (u_axis * cu + v_axis * cv) * self.style["pip_offset"]
-            world = matrix @ local
-            x, y, _ = self._pixel(world)
-            edge = self._pixel(matrix @ (local + u_axis * self.style["pip_radius"]))
-            radius = math.hypot(edge[0] - x, edge[1] - y)
-            visible = self._seen(depsgraph, eye, world, obj, die["size"])
-            pips.append({"x": round(x, 1), "y": round(y, 1), "r": round(radius, 2),
-                         "visible": visible})
+
+        def place(cu: int, cv: int) -> Vector:
+            """A place on the top face's 3 x 3 pip grid, in the die's own coordinates."""
+            return normal * 0.5 + (u_axis * cu + v_axis * cv) * self.style["pip_offset"]
+
         # Every place a pip could be, seen or not: a face whose own pips are seen may still
         # hide a place where another value has one (a hand over the middle of a two hides
-        # whether it is a two or a three).
-        places_seen = [
-            self._seen(depsgraph, eye, matrix @ (normal * 0.5 + (u_axis * cu + v_axis * cv)
-                                                 * self.style["pip_offset"]), obj, die["size"])
-            for cu, cv in PLACES]
+        # whether it is a two or a three). A pip is seen when its place is.
+        places_seen = [self._seen(depsgraph, eye, matrix @ place(cu, cv), obj, die["size"])
+                       for cu, cv in PLACES]
+        pips = []
+        for cu, cv in PIP_CELLS[value]:
+            x, y, _ = self._pixel(matrix @ place(cu, cv))
+            edge = self._pixel(matrix @ (place(cu, cv) + u_axis * self.style["pip_radius"]))
+            radius = math.hypot(edge[0] - x, edge[1] - y)
+            pips.append({"x": round(x, 1), "y": round(y, 1), "r": round(radius, 2),
+                         "visible": places_seen[PLACES.index((cu, cv))]})
         touching = any(
             (matrix.translation - other["obj"].matrix_world.translation).length
             < die["size"] * 1.08 for other in others if other is not die)

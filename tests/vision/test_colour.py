@@ -422,5 +422,5 @@ def test_a_white_die_on_a_beige_table_is_told_from_the_table_through_sensor_nois
     table_bgr = np.array((150, 180, 200), dtype=np.float64)
     patch = np.clip(table_bgr + rng.normal(0.0, 4.0, (40, 40, 3)), 0, 255).astype(np.uint8)
     patch[10:30, 10:30] = (230, 230, 230)
-    table = tuple(colour.log_chroma(np.array((150, 180, 200), dtype=np.uint8)).tolist())
+    table = tuple(colour.log_chroma(table_bgr).tolist())
     assert 400 <= len(colour.die_colour_pixels(patch, None, table).chroma) <= 412

@@ -8,7 +8,7 @@ import pytest
 
 from pi_reader.vision import quality
 from pi_reader.vision.tray_grid import TrayView
-from pi_reader.vision.types import ProblemKind
+from pi_reader.vision.types import Problem, ProblemKind
 
 from .reader_frames import labelled, pixels, recorded
 
@@ -138,24 +138,25 @@ def test_a_white_sheet_over_a_third_of_a_frame_without_dice_is_not_overexposed()
     assert ProblemKind.OVEREXPOSED not in {p.kind for p in quality.assess(frame, [], None)}
 
 
+def _with_tray_clipped(columns_px: int) -> list[Problem]:
+    """The problems of an 80 x 60 frame, a white die in it, whose first ``columns_px`` columns
+    the lamp clips white since a calibration of a grey tray (a grid of 8 x 6 cells)."""
+    tray = np.full((6, 8, 3), 120.0, np.float32)
+    frame = np.full((60, 80, 3), 120, np.uint8)
+    frame[:, :columns_px] = 255
+    return quality.assess(frame, [(60, 20, 10, 10)], None, ["white"], TrayView.of(frame, tray))
+
+
 def test_a_tray_newly_clipped_over_45_percent_is_overexposed():
     # quality.NEWLY_CLIPPED_TRAY (0.3): the own rolls of the 75 dr2val validation scenes clip at
     # most 2.3 % of their tray since calibration (hands, coins, paper), so the check lies far from
     # any roll read; at double, this frame, nearly half of whose tray the lamp now clips, would
     # pass.
-    tray = np.full((6, 8, 3), 120.0, np.float32)
-    frame = np.full((60, 80, 3), 120, np.uint8)
-    frame[:, :36] = 255
-    problems = quality.assess(frame, [(60, 20, 10, 10)], None, ["white"], TrayView.of(frame, tray))
-    assert [p.kind for p in problems] == [ProblemKind.OVEREXPOSED]
+    assert [p.kind for p in _with_tray_clipped(columns_px=36)] == [ProblemKind.OVEREXPOSED]
 
 
 def test_a_score_pad_laid_on_a_quarter_of_the_tray_since_calibration_is_not_overexposure():
     # quality.NEWLY_CLIPPED_TRAY (0.3): a score pad or a sheet of paper put down after
     # calibration may clip a quarter of the tray under a lamp that is right; at half the share
     # it would be taken for overexposure and every roll refused.
-    tray = np.full((6, 8, 3), 120.0, np.float32)
-    frame = np.full((60, 80, 3), 120, np.uint8)
-    frame[:, :20] = 255  # two of the tray grid's eight columns
-    problems = quality.assess(frame, [(60, 20, 10, 10)], None, ["white"], TrayView.of(frame, tray))
-    assert problems == []
+    assert _with_tray_clipped(columns_px=20) == []  # two of the tray grid's eight columns
