@@ -711,8 +711,9 @@ class Scene:
                        for cu, cv in PLACES]
         pips = []
         for cu, cv in PIP_CELLS[value]:
-            x, y, _ = self._pixel(matrix @ place(cu, cv))
-            edge = self._pixel(matrix @ (place(cu, cv) + u_axis * self.style["pip_radius"]))
+            local = place(cu, cv)
+            x, y, _ = self._pixel(matrix @ local)
+            edge = self._pixel(matrix @ (local + u_axis * self.style["pip_radius"]))
             radius = math.hypot(edge[0] - x, edge[1] - y)
             pips.append({"x": round(x, 1), "y": round(y, 1), "r": round(radius, 2),
                          "visible": places_seen[PLACES.index((cu, cv))]})
