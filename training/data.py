@@ -160,6 +160,14 @@ def geometry(root: Path) -> dict[str, list[dict[str, Any]]]:
     return {row["image"]: row["dice"] for row in rows}
 
 
+def touching_flags(recorded: RecordedSet) -> dict[str, list[bool]]:
+    """Whether the renderer put each die of a generated frame against another (its label's
+    ``touching``), in label order, by image."""
+    rows = (json.loads(line) for line in (recorded.root / "labels.jsonl").read_text()
+            .splitlines() if line.strip())
+    return {row["image"]: [bool(die.get("touching")) for die in row["dice"]] for row in rows}
+
+
 def scene_index(scenario: str | None) -> int:
     """A generated scene's index: the digits of its name (``a00012`` is scene 12)."""
     return int("".join(c for c in scenario or "" if c.isdigit()))

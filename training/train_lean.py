@@ -8,7 +8,10 @@ with the four corners of its top face and its lean as the renderer put them
 (``geometry.jsonl``); the real photos carry no such geometry, so their validation splits only
 show how often the gauge calls a flat real die leaning. Each draw turns the die any way, moves
 and resizes its box as the detector's boxes are, and recolours it as another camera would;
-cocked dice are drawn for a share of each batch, since a tray rarely leaves one.
+cocked dice are drawn for a share of each batch, since a tray rarely leaves one, and flat dice
+pressed against another (the renderer's ``touching``) for another share when asked
+(``--touching-share``): the neighbour's side face in their patch is what the gauge takes for a
+lean.
 """
 
 from __future__ import annotations
@@ -32,7 +35,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a scri
 from pi_reader.vision import faces, lean
 from training import runs
 from training.cocked import MAX_LEAN_DEG
-from training.data import REAL_SETS, Frame, geometry, load_frames, open_set, scene_limits
+from training.data import (
+    REAL_SETS,
+    Frame,
+    geometry,
+    load_frames,
+    open_set,
+    scene_limits,
+    touching_flags,
+)
 from training.train_detector import recolour
 from training.train_faces import BOX_SCALE, BOX_SHIFT, box_sides, conv, jittered_box
 
@@ -40,6 +51,7 @@ CROP_OF_BOX = 3.0  # a training crop's side in boxes: room for any turn, shift a
 BOX_IN_CROP = 64.0  # the box's longer side in crop pixels
 CROP_PX = round(CROP_OF_BOX * BOX_IN_CROP)
 COCKED_SHARE = 0.25  # of each batch, drawn from the cocked dice (by default; --cocked-share)
+TOUCHING_SHARE = 0.0  # of each batch, drawn from flat dice touching another (--touching-share)
 LEAN_WEIGHT = 4.0  # the lean's loss against the corners' (patch sides; --lean-weight)
 
 
@@ -52,6 +64,7 @@ class GaugedDie:
     aspect: float  # the box's width / height
     corners: np.ndarray  # (4, 2) top face corners in crop pixels
     lean_deg: float
+    touching: bool  # the renderer put it against another die
 
 
 class LeanNet(nn.Module):
@@ -81,13 +94,15 @@ def from_onnx(path: Path) -> LeanNet:
     return net
 
 
-def gauged_dice(frames: list[Frame], placed: dict[str, list[dict[str, Any]]]) -> list[GaugedDie]:
+def gauged_dice(frames: list[Frame], placed: dict[str, list[dict[str, Any]]],
+                touching: dict[str, list[bool]]) -> list[GaugedDie]:
     """Every die of the frames whose top face lies wholly inside its frame, as a crop."""
     out = []
     for frame in frames:
         image = frame.decode()
         height, width = image.shape[:2]
-        for box, die in zip(frame.boxes, placed[frame.image], strict=True):
+        for box, die, against in zip(frame.boxes, placed[frame.image], touching[frame.image],
+                                     strict=True):
             corners = np.array(die["top_face"], np.float64) * frame.scale
             inside = ((corners >= 0) & (corners < [width, height])).all()
             if min(box[2], box[3]) < 8 or not inside:
@@ -100,7 +115,8 @@ def gauged_dice(frames: list[Frame], placed: dict[str, list[dict[str, Any]]]) ->
                                   flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
             out.append(GaugedDie(frame.image, crop, w / max(h, 1e-3),
-                                 corners @ matrix[:, :2].T + matrix[:, 2], float(die["lean_deg"])))
+                                 corners @ matrix[:, :2].T + matrix[:, 2], float(die["lean_deg"]),
+                                 against))
     return out
 
 
@@ -144,15 +160,25 @@ def loss_of(out: torch.Tensor, want: torch.Tensor, lean_weight: float) -> torch.
 def train(net: LeanNet, dice: list[GaugedDie], args: argparse.Namespace,
           rng: random.Random) -> None:
     """``args.steps`` of AdamW on a warmed-up cosine schedule, ``args.cocked_share`` of each
-    batch cocked."""
+    batch cocked and ``args.touching_share`` flat against another die."""
     cocked = [d for d in dice if d.lean_deg > MAX_LEAN_DEG]
     flat = [d for d in dice if d.lean_deg <= MAX_LEAN_DEG]
+    touching = [d for d in flat if d.touching]
+
+    def pool() -> list[GaugedDie]:
+        # One draw decides the pool, so a run without a touching share draws as before.
+        share = rng.random()
+        if cocked and share < args.cocked_share:
+            return cocked
+        if touching and share < args.cocked_share + args.touching_share:
+            return touching
+        return flat
+
     net.train()
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
 
     def step_loss() -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
-        drawn = [draw(rng.choice(cocked if cocked and rng.random() < args.cocked_share
-                                 else flat), rng) for _ in range(args.batch)]
+        drawn = [draw(rng.choice(pool()), rng) for _ in range(args.batch)]
         x = torch.from_numpy(faces.network_input([p for p, _ in drawn]))
         y = torch.from_numpy(np.stack([t for _, t in drawn]))
         loss = loss_of(net(x), y, args.lean_weight)
@@ -207,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
                              model_file=lean.MODEL_FILE)
     parser.add_argument("--cocked-share", type=float, default=COCKED_SHARE,
                         help="the share of each batch drawn from the cocked dice")
+    parser.add_argument("--touching-share", type=float, default=TOUCHING_SHARE,
+                        help="the share of each batch drawn from flat dice touching another")
     parser.add_argument("--lean-weight", type=float, default=LEAN_WEIGHT,
                         help="the lean's loss against the corners'")
     parser.add_argument("--init-from", type=Path,
@@ -233,17 +261,19 @@ def main(argv: list[str] | None = None) -> int:
     train_dice: list[GaugedDie] = []
     for folder, recorded, limit in zip(args.generated, generated, limits, strict=True):
         placed = geometry(folder)
+        against = touching_flags(recorded)
         train_frames[folder.name] = load_frames(recorded, "train", scenes=limit)
-        train_dice += gauged_dice(train_frames[folder.name], placed)
+        train_dice += gauged_dice(train_frames[folder.name], placed, against)
         valid[folder.name] = gauged_dice(load_frames(recorded, "validation", scenes=limit),
-                                         placed)
+                                         placed, against)
     real = {name: load_frames(recorded, "validation")
             for name, recorded in zip(REAL_SETS, real_sets, strict=True)}
     if not train_dice:
         parser.error("the generated sets hold no training dice in the scenes asked for "
                      "(their train split, within --scenes)")
     cocked = sum(d.lean_deg > MAX_LEAN_DEG for d in train_dice)
-    print(f"{len(train_dice)} dice, {cocked} cocked", flush=True)
+    touching = sum(d.touching and d.lean_deg <= MAX_LEAN_DEG for d in train_dice)
+    print(f"{len(train_dice)} dice, {cocked} cocked, {touching} flat against another", flush=True)
     train(net, train_dice, args, random.Random(args.seed))
     run = runs.Run("train_lean.py", given, args, train_frames, {},
                    {f.name: n for f, n in zip(args.generated, limits, strict=True)}, started)
@@ -256,10 +286,12 @@ def main(argv: list[str] | None = None) -> int:
         "init_from": runs.init_from_card(args.init_from),
         "augmentation": {"box_shift_of_side": BOX_SHIFT, "box_scale": BOX_SCALE,
                          "turn": "any angle, mirror (50 %)", "camera": "see recolour",
-                         "cocked_share": args.cocked_share},
+                         "cocked_share": args.cocked_share,
+                         "touching_share": args.touching_share},
         "lean_weight": args.lean_weight,
         "validation_on_label_boxes": validate(args.out, valid, real),
-    }, {"dice": len(train_dice), "cocked": cocked, "cocked_above_deg": MAX_LEAN_DEG})
+    }, {"dice": len(train_dice), "cocked": cocked, "cocked_above_deg": MAX_LEAN_DEG,
+        "flat_touching": touching})
     return 0
 
 

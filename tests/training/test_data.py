@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from pi_reader.vision.recorded import RecordedSet
 from training import choose_lean, choose_thresholds
-from training.data import open_set, scene_limits
+from training.data import open_set, scene_limits, touching_flags
 from training.splits import SplitError
 
 SETS = [Path("/renders/dr1"), Path("/renders/dr2")]
@@ -53,3 +55,13 @@ def test_the_lean_chooser_gives_its_usage_message_for_a_missing_set(capsys, tmp_
     with pytest.raises(SystemExit):
         choose_lean.main(["--datasets", str(tmp_path), "--generated", str(tmp_path / "dr9")])
     assert "dr9: no such folder" in capsys.readouterr().err
+
+
+def test_touching_flags_follow_the_labels_order_and_default_to_apart(tmp_path):
+    rows = [{"image": "a00001/roll_001.jpg",
+             "dice": [{"box": [0, 0, 9, 9]}, {"box": [9, 0, 9, 9], "touching": True}]},
+            {"image": "a00001/roll_002.jpg", "dice": []}]
+    (tmp_path / "labels.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n\n",
+                                           encoding="utf-8")
+    assert touching_flags(RecordedSet(tmp_path, ())) == {"a00001/roll_001.jpg": [False, True],
+                                                         "a00001/roll_002.jpg": []}
