@@ -80,11 +80,14 @@ REFUSE_CLIPPED_SHARE = 0.5
 # is refused as overexposed only when clipped white in all three channels (2 counted a pixel
 # with any channel clipped, and flagged readable frames of bright red or magenta felt); 4: a
 # face is unreadable also when its pips are in view but a hidden place leaves it fitting
-# another value (a two whose middle is hidden may be a three).
-GENERATOR_VERSION = 4
+# another value (a two whose middle is hidden may be a three); 5: 30 % of throws are huddles
+# (the dice dropped into an invisible pen a few dice wide, so they settle pressed together),
+# and a die is ``touching`` when no gap of 4 % of a side lies between it and another (4 asked
+# for centres within 1.08 sides, which only dice squared face to face meet).
+GENERATOR_VERSION = 5
 # The last commit of each earlier version: a set that version began is resumed from a checkout
 # of it (git worktree add), since it is never resumed by another.
-LAST_COMMIT_OF_VERSION = {1: "34e6b84", 2: "2bd2e67", 3: "695641c"}
+LAST_COMMIT_OF_VERSION = {1: "34e6b84", 2: "2bd2e67", 3: "695641c", 4: "b5decf5"}
 PARAMETER_RANGES = {
     "die_mm": [12, 20], "rounding": [0.05, 0.2], "pip_radius_of_side": [0.065, 0.105],
     "pips": ["drilled 60 %", "painted 40 %"], "finish": "matte to glossy (0..1, skewed matte)",
@@ -93,9 +96,11 @@ PARAMETER_RANGES = {
     "camera_height_m": {"appliance": [0.25, 0.6], "generic": [0.10, 0.6]},
     "camera_tilt_deg": {"appliance": [0, 30], "generic": [0, 60]},
     "field_of_view_deg": [25, 100], "distractors": ["coin", "pencil", "screw", "hand (15 %)"],
-    "throws": "dropped by the rigid-body simulation, spread 0.3-1 of the tray; 40 % start one "
-              "die leaning 35-44 degrees on another's side (friction 1); 7 of 36 throws end "
-              "with a die cocked (training/measure_throws.py)",
+    "throws": "dropped by the rigid-body simulation; 30 % are huddles, dropped into an "
+              "invisible pen of 1.8-3 die footprints a die, the rest spread 0.3-1 of the tray "
+              "and 40 % of those start one die leaning 35-44 degrees on another's side "
+              "(friction 1); 11 of 36 throws end with a die cocked, 35 of 60 huddled dice and "
+              "22 of 156 others touch another (training/measure_throws.py)",
     "dice": {"appliance": "the six Qwixx dice, 10 % with dark pips on coloured dice",
              "generic": "1-20 dice, 40 % Qwixx colours, others any colour; "
                         "10 % marbled, 10 % translucent"},

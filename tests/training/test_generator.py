@@ -151,6 +151,19 @@ def test_measure_throws_counts_cocked_throws_in_blenders_simulation():
     assert re.search(r"throws ending with a die cocked: [01] of 1; leans \[", done.stdout)
 
 
+def test_huddled_dice_end_against_each_other_more_often_than_thrown_ones():
+    # Version 5's huddles drop the dice into an invisible pen a few dice wide (blender_scene).
+    script = Path(render_scenes.__file__).with_name("measure_throws.py")
+    done = subprocess.run(["blender", "-b", "--factory-startup", "-P", str(script), "--", "2", "6",
+                           "1000"], capture_output=True, text=True, timeout=300, check=True)
+    found = re.search(r"dice against another: (\d+) of (\d+) in huddles, (\d+) of (\d+) in the "
+                      r"other throws", done.stdout)
+    assert found, done.stdout
+    huddled, huddles, thrown, throws = (int(n) for n in found.groups())
+    assert huddles > 0 and throws > 0
+    assert huddled / huddles > 2 * thrown / throws
+
+
 def test_a_frame_is_refused_as_overexposed_only_where_it_is_clipped_white():
     # A bright magenta felt clips red and blue but keeps its green: dice on it are readable.
     felt = np.zeros((60, 80, 3), dtype=np.uint8)
