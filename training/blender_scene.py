@@ -867,15 +867,13 @@ def _touching(die: dict, other: dict) -> bool:
     only dice pressed face to face and squared to each other meet: two dice touching corner
     to face, as most huddled dice do, lie up to 1.4 sides apart."""
     gap = TOUCH_GAP * max(die["size"], other["size"])
-    hulls = []
-    for obj in (die["obj"], other["obj"]):
-        points = [obj.matrix_world @ Vector(corner) for corner in CUBE_CORNERS]
-        hulls.append(points)
-    if (min(p.z for p in hulls[0]) > max(p.z for p in hulls[1]) + gap
-            or min(p.z for p in hulls[1]) > max(p.z for p in hulls[0]) + gap):
+    corners = [[obj.matrix_world @ Vector(corner) for corner in CUBE_CORNERS]
+               for obj in (die["obj"], other["obj"])]
+    if (min(p.z for p in corners[0]) > max(p.z for p in corners[1]) + gap
+            or min(p.z for p in corners[1]) > max(p.z for p in corners[0]) + gap):
         return False
     outlines = []
-    for points in hulls:
+    for points in corners:
         flat = [p.xy for p in points]
         outlines.append([flat[k] for k in convex_hull_2d(flat)])
     for outline in outlines:
