@@ -14,7 +14,7 @@ them costs more: so a constant set to another value makes this suite fail
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -288,10 +288,24 @@ def test_without_a_calibration_a_die_is_cocked_when_the_gauge_sees_it_lean_25_de
     _assert_cocked_or_not(datasets_dir, lean_deg, cocked, calibrated=False)
 
 
+@pytest.mark.parametrize(("lean_deg", "first_sure", "cocked"),
+                         [(2.0, False, False), (4.0, False, True), (4.0, True, False)])
+def test_a_die_whose_value_only_the_closer_look_gives_is_cocked_from_3_degrees(
+    datasets_dir, lean_deg, first_sure, cocked
+):
+    # reader._value_only_from_closer_look with lean.SURE_FLAT_DEG: a calibrated die the gauge
+    # is not sure lies flat and whose face is doubtful at first sight is refused as cocked;
+    # at half the constant the first probe would be cocked, at double the second not.
+    first = FaceReading(3, 0.97 if first_sure else 0.7, 0.9, True)
+    face = replace(first, closer=FaceReading(3, 0.9, 0.85, True))
+    _assert_cocked_or_not(datasets_dir, lean_deg, cocked, calibrated=True, face=face)
+
+
 def _assert_cocked_or_not(datasets_dir: Path, lean_deg: float, cocked: bool, *,
-                          calibrated: bool) -> None:
+                          calibrated: bool, face: FaceReading | None = None) -> None:
     """Read a qwixx-rendered roll whose third die the gauge sees lean ``lean_deg`` (with its
-    calibration or without one): it is cocked, its value not taken, exactly when ``cocked``."""
+    calibration or without one), its face read as its label says or as ``face``: it is cocked,
+    its value not taken, exactly when ``cocked``."""
     from .reader_doubles import label_calibration, label_stages
 
     frame = labelled(datasets_dir, "qwixx-rendered", "s05/roll_001.jpg")
@@ -299,8 +313,8 @@ def _assert_cocked_or_not(datasets_dir: Path, lean_deg: float, cocked: bool, *,
     if calibrated:
         cal_frame = labelled(datasets_dir, "qwixx-rendered", "s05/calibration.jpg")
         calibration = label_calibration(cal_frame, load_frame(cal_frame.path))
-    reading = reader.read_roll(load_frame(frame.path), calibration,
-                               stages=label_stages(frame.dice, leans={2: lean_deg}))
+    stages = label_stages(frame.dice, leans={2: lean_deg}, faces={2: face} if face else None)
+    reading = reader.read_roll(load_frame(frame.path), calibration, stages=stages)
     assert [p.kind for p in reading.problems] == ([ProblemKind.COCKED_DIE] if cocked else [])
     leaning = [d for d in reading.dice if d.box == int_box(frame.dice[2].box)]
     assert len(leaning) == 1 and (leaning[0].value is None) is cocked
