@@ -676,7 +676,7 @@ class Scene:
         half_angle = math.pi / PEN_SIDES
         per_unit = PEN_SIDES * math.tan(half_angle)  # an octagon's area over its radius squared
         radius = math.sqrt(len(dice) * size * size * rng.uniform(*HUDDLE_AREA_PER_DIE) / per_unit)
-        if not self.pen:
+        if not self.pen:  # walls long enough for the widest pen: 20 dice, the most a scene has
             widest = 2.0 * math.tan(half_angle) * math.sqrt(
                 20 * size * size * HUDDLE_AREA_PER_DIE[1] / per_unit)
             for k in range(PEN_SIDES):  # "keep-": the rays that find what the camera sees skip it
