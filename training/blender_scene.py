@@ -636,17 +636,17 @@ class Scene:
         placed = [pose.translation for pose in leaning.values()]
         for index, die in enumerate(d for d in dice if d["obj"].name not in leaning):
             height = self.floor_z + U * (0.015 + 0.012 * index + rng.uniform(0, 0.015))
-            for _ in range(20):  # dropped clear of the leaning pair, not into it
-                if pen is not None:  # anywhere a die fits inside the pen
-                    centre, radius = pen
-                    reach = max(0.0, radius - 0.75 * die["size"])
-                    angle, out = rng.uniform(0, 2 * math.pi), reach * math.sqrt(rng.random())
-                    p = centre + Vector((out * math.cos(angle), out * math.sin(angle), height))
-                    break
-                p = Vector((cx + rng.uniform(-hx, hx) * spread,
-                            cy + rng.uniform(-hy, hy) * spread, height))
-                if all((p.xy - q.xy).length > 2.5 * die["size"] for q in placed):
-                    break
+            if pen is not None:  # anywhere a die fits inside the pen
+                centre, radius = pen
+                reach = max(0.0, radius - 0.75 * die["size"])
+                angle, out = rng.uniform(0, 2 * math.pi), reach * math.sqrt(rng.random())
+                p = centre + Vector((out * math.cos(angle), out * math.sin(angle), height))
+            else:
+                for _ in range(20):  # dropped clear of the leaning pair, not into it
+                    p = Vector((cx + rng.uniform(-hx, hx) * spread,
+                                cy + rng.uniform(-hy, hy) * spread, height))
+                    if all((p.xy - q.xy).length > 2.5 * die["size"] for q in placed):
+                        break
             roll_x = Matrix.Rotation(rng.uniform(0, 6.3), 4, "X")
             rot = roll_x @ Matrix.Rotation(rng.uniform(0, 6.3), 4, "Y")
             yaw = Matrix.Rotation(rng.uniform(0, 6.3), 4, "Z")
@@ -674,11 +674,9 @@ class Scene:
         rng = self.rng
         size = max(die["size"] for die in dice)
         half_angle = math.pi / PEN_SIDES
-        per_unit = PEN_SIDES * math.tan(half_angle)  # an octagon's area over its radius squared
-        radius = math.sqrt(len(dice) * size * size * rng.uniform(*HUDDLE_AREA_PER_DIE) / per_unit)
+        radius = _pen_radius(len(dice), size, rng.uniform(*HUDDLE_AREA_PER_DIE))
         if not self.pen:  # walls long enough for the widest pen: 20 dice, the most a scene has
-            widest = 2.0 * math.tan(half_angle) * math.sqrt(
-                20 * size * size * HUDDLE_AREA_PER_DIE[1] / per_unit)
+            widest = 2.0 * math.tan(half_angle) * _pen_radius(20, size, HUDDLE_AREA_PER_DIE[1])
             for k in range(PEN_SIDES):  # "keep-": the rays that find what the camera sees skip it
                 wall = add_box(f"keep-pen-{k}", (0.01 * U, 1.2 * widest, U), (5 * U, 5 * U, 0),
                                principled(f"keep-pen-{k}", (0, 0, 0), 1.0))
@@ -858,6 +856,14 @@ class Scene:
             obj.location = (U * (4.0 + index), 4.0 * U, 0.01 * U)
         if self.hand is not None:
             self.hand.location = (4.0 * U, -4.0 * U, 0.5 * U)
+
+
+def _pen_radius(count: int, size: float, area_per_die: float) -> float:
+    """The inner radius of the PEN_SIDES-sided pen whose floor gives ``count`` dice of side
+    ``size`` ``area_per_die`` footprints each (a regular polygon's area is sides x tan(half its
+    angle) x radius squared)."""
+    per_unit = PEN_SIDES * math.tan(math.pi / PEN_SIDES)
+    return math.sqrt(count * size * size * area_per_die / per_unit)
 
 
 def _touching(die: dict, other: dict) -> bool:
