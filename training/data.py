@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -155,17 +155,19 @@ def load_frames(recorded: RecordedSet, split: Split, max_side: int = 1024,
 def geometry(root: Path) -> dict[str, list[dict[str, Any]]]:
     """Each generated frame's dice as the renderer placed them (``geometry.jsonl``: top face
     corners, pips, lean), in label order, by image."""
-    rows = (json.loads(line) for line in (root / "geometry.jsonl").read_text().splitlines()
-            if line.strip())
-    return {row["image"]: row["dice"] for row in rows}
+    return {row["image"]: row["dice"] for row in _dice_rows(root / "geometry.jsonl")}
 
 
 def touching_flags(recorded: RecordedSet) -> dict[str, list[bool]]:
     """Whether the renderer put each die of a generated frame against another (its label's
     ``touching``), in label order, by image."""
-    rows = (json.loads(line) for line in (recorded.root / "labels.jsonl").read_text()
-            .splitlines() if line.strip())
-    return {row["image"]: [bool(die.get("touching")) for die in row["dice"]] for row in rows}
+    return {row["image"]: [bool(die.get("touching")) for die in row["dice"]]
+            for row in _dice_rows(recorded.root / "labels.jsonl")}
+
+
+def _dice_rows(path: Path) -> Iterator[dict[str, Any]]:
+    """The rows of a generated set's JSON-lines file (one frame each, blank lines skipped)."""
+    return (json.loads(line) for line in path.read_text().splitlines() if line.strip())
 
 
 def scene_index(scenario: str | None) -> int:
