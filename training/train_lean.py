@@ -21,6 +21,7 @@ import math
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,7 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
 
-from pi_reader.vision import faces, lean
+from pi_reader.vision import faces, lean, reader
 from training import runs
 from training.cocked import MAX_LEAN_DEG
 from training.data import (
@@ -198,17 +199,21 @@ def export(net: nn.Module, out: Path) -> None:
 def validate(model: Path, generated: dict[str, list[GaugedDie]],
              real: dict[str, list[Frame]]) -> dict[str, dict[str, Any]]:
     """On the labelled boxes, through the product code: the gauged lean and squareness of the
-    flat and the cocked dice of each generated validation split (percentiles), and the gauged
-    lean of the real validation photos' dice (all lying flat)."""
+    flat and the cocked dice of each generated validation split (percentiles), of its flat dice
+    against another apart (the heaps' false alarms), and the gauged lean of the real validation
+    photos' dice (all lying flat)."""
     gauge = lean.LeanGauge(model)
     figures: dict[str, dict[str, Any]] = {}
     for name, dice in generated.items():
         boxes = [(CROP_PX / 2 - w / 2, CROP_PX / 2 - h / 2, w, h) for w, h in
                  (box_sides(BOX_IN_CROP, d.aspect) for d in dice)]
         got = [gauge.gauge(d.crop, [box])[0] for d, box in zip(dice, boxes, strict=True)]
-        figures[name] = {kind: _spread([g for g, d in zip(got, dice, strict=True)
-                                        if (d.lean_deg > MAX_LEAN_DEG) == cocked])
-                         for kind, cocked in (("flat", False), ("cocked", True))}
+        kinds: dict[str, Callable[[GaugedDie], bool]] = {
+            "flat": lambda d: d.lean_deg <= MAX_LEAN_DEG,
+            "flat_against_another": lambda d: d.lean_deg <= MAX_LEAN_DEG and d.touching,
+            "cocked": lambda d: d.lean_deg > MAX_LEAN_DEG}
+        figures[name] = {kind: _spread([g for g, d in zip(got, dice, strict=True) if of_kind(d)])
+                         for kind, of_kind in kinds.items()}
     for name, frames in real.items():
         got = [g for f in frames
                for g in gauge.gauge(f.decode(), [tuple(map(float, b)) for b in f.boxes])]
@@ -222,6 +227,7 @@ def _spread(got: list[lean.Lean]) -> dict[str, Any]:
     leans = np.array([g.lean_deg for g in got])
     square = np.array([g.squareness for g in got])
     return {"dice": len(got),
+            "share_at_calibrated_cut": round(float(np.mean(leans >= reader.COCKED_LEAN_DEG)), 4),
             "lean_deg_percentiles_5_50_95_99": np.percentile(leans, [5, 50, 95, 99]).round(1)
             .tolist(),
             "squareness_percentiles_1_5_50_95": np.percentile(square, [1, 5, 50, 95]).round(3)
