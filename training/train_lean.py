@@ -67,6 +67,23 @@ class GaugedDie:
     lean_deg: float
     touching: bool  # the renderer put it against another die
 
+    @property
+    def cocked(self) -> bool:
+        return self.lean_deg > MAX_LEAN_DEG
+
+    @property
+    def flat_against_another(self) -> bool:
+        """Lying flat against another die: what the gauge takes for a lean in a heap."""
+        return self.touching and not self.cocked
+
+
+# The kinds of generated die the card gives the gauge's figures for.
+VALIDATION_KINDS: dict[str, Callable[[GaugedDie], bool]] = {
+    "flat": lambda d: not d.cocked,
+    "flat_against_another": lambda d: d.flat_against_another,
+    "cocked": lambda d: d.cocked,
+}
+
 
 class LeanNet(nn.Module):
     """Four conv blocks down to 4 x 4, then a dense head: where the corners are matters.
@@ -162,9 +179,9 @@ def train(net: LeanNet, dice: list[GaugedDie], args: argparse.Namespace,
           rng: random.Random) -> None:
     """``args.steps`` of AdamW on a warmed-up cosine schedule, ``args.cocked_share`` of each
     batch cocked and ``args.touching_share`` flat against another die."""
-    cocked = [d for d in dice if d.lean_deg > MAX_LEAN_DEG]
-    flat = [d for d in dice if d.lean_deg <= MAX_LEAN_DEG]
-    touching = [d for d in flat if d.touching]
+    cocked = [d for d in dice if d.cocked]
+    flat = [d for d in dice if not d.cocked]
+    touching = [d for d in dice if d.flat_against_another]
 
     def pool() -> list[GaugedDie]:
         # One draw decides the pool, so a run without a touching share draws as before.
@@ -208,12 +225,8 @@ def validate(model: Path, generated: dict[str, list[GaugedDie]],
         boxes = [(CROP_PX / 2 - w / 2, CROP_PX / 2 - h / 2, w, h) for w, h in
                  (box_sides(BOX_IN_CROP, d.aspect) for d in dice)]
         got = [gauge.gauge(d.crop, [box])[0] for d, box in zip(dice, boxes, strict=True)]
-        kinds: dict[str, Callable[[GaugedDie], bool]] = {
-            "flat": lambda d: d.lean_deg <= MAX_LEAN_DEG,
-            "flat_against_another": lambda d: d.lean_deg <= MAX_LEAN_DEG and d.touching,
-            "cocked": lambda d: d.lean_deg > MAX_LEAN_DEG}
         figures[name] = {kind: _spread([g for g, d in zip(got, dice, strict=True) if of_kind(d)])
-                         for kind, of_kind in kinds.items()}
+                         for kind, of_kind in VALIDATION_KINDS.items()}
     for name, frames in real.items():
         got = [g for f in frames
                for g in gauge.gauge(f.decode(), [tuple(map(float, b)) for b in f.boxes])]
@@ -277,8 +290,8 @@ def main(argv: list[str] | None = None) -> int:
     if not train_dice:
         parser.error("the generated sets hold no training dice in the scenes asked for "
                      "(their train split, within --scenes)")
-    cocked = sum(d.lean_deg > MAX_LEAN_DEG for d in train_dice)
-    touching = sum(d.touching and d.lean_deg <= MAX_LEAN_DEG for d in train_dice)
+    cocked = sum(d.cocked for d in train_dice)
+    touching = sum(d.flat_against_another for d in train_dice)
     print(f"{len(train_dice)} dice, {cocked} cocked, {touching} flat against another", flush=True)
     train(net, train_dice, args, random.Random(args.seed))
     run = runs.Run("train_lean.py", given, args, train_frames, {},
