@@ -15,7 +15,7 @@ from gpiozero.pins.mock import MockFactory
 
 from pi_reader.vision import weights
 from pi_reader.vision.recorded import shared_sets_dir
-from pi_reader.vision.stages import default_stages
+from pi_reader.vision.stages import forget_loaded_networks
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,7 +54,7 @@ def broken_weights(
     def install(name: str, content: bytes) -> Path:
         broken = tmp_path / name
         broken.write_bytes(content)
-        default_stages.cache_clear()
+        forget_loaded_networks()
         shipped = weights.shipped
         monkeypatch.setattr(weights, "shipped",
                             lambda wanted: broken if wanted == name else shipped(wanted))

@@ -16,6 +16,7 @@ from gpiozero.pins.mock import MockFactory
 
 from pi_reader.appliance.device_setup import device_settings
 from pi_reader.cli import main
+from pi_reader.cli.doctor import check_reader_weights
 from pi_reader.config import Config, parse_config
 from pi_reader.devices import doctor
 from pi_reader.devices.doctor import Check, Status
@@ -278,7 +279,7 @@ class TestCommand:
     ) -> None:
         monkeypatch.setattr(doctor, "run_checks", lambda settings, state_dir: [])
         assert main(["doctor", "--config", str(self.example())]) == 0
-        assert "OK       weights   dice detector and face classifier installed" in (
+        assert "OK       weights   dice detectors, face classifiers and lean gauge installed" in (
             capsys.readouterr().out
         )
         gone = [Path("/nowhere/face-classifier.onnx")]
@@ -298,6 +299,16 @@ class TestCommand:
         out = capsys.readouterr().out
         assert f"FAIL     weights   the dice detector's weights cannot be loaded: {broken}" in out
         assert "fix: reinstall pi-reader" in out
+
+    def test_doctor_loads_the_generic_networks_the_running_appliance_leaves_alone(
+        self, broken_weights
+    ) -> None:
+        broken = broken_weights("dice-detector-generic.onnx", b"")
+        check = check_reader_weights()
+        assert check.status is Status.FAIL
+        assert f"the generic mode's dice detector's weights cannot be loaded: {broken}" in (
+            check.detail)
+        assert check_reader_weights(generic=False).status is Status.OK
 
     def test_a_broken_config(self, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         config = tmp_path / "config.toml"

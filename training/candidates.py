@@ -1,7 +1,8 @@
 """Networks a training run made, read in place of the shipped ones.
 
-A candidate is a folder holding any of the three networks under their shipped file names; a
-network it lacks is the shipped one, so a retrained detector is read on its own.
+A candidate is a folder holding any of the three networks under the file names training writes
+(or a mode's own shipped names, as in ``models/``); a network it lacks is the one the mode ships,
+so a retrained detector is read on its own, in each mode in place of that mode's detector.
 ``compare_networks.py`` ranks candidates by whole reads, and ``choose_thresholds.py --networks``
 chooses a candidate's own thresholds: a network more or less sure of itself than the shipped
 one is judged fairly only at the thresholds that suit it.
@@ -13,13 +14,14 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from pi_reader.vision import detector, faces, lean
+from pi_reader.vision import detector, faces, lean, weights
 from pi_reader.vision.detector import Detector
 from pi_reader.vision.faces import FaceClassifier
 from pi_reader.vision.lean import LeanGauge
-from pi_reader.vision.stages import Stages
+from pi_reader.vision.stages import Stages, mode_networks
 
-NETWORK_FILES = (detector.MODEL_FILE, faces.MODEL_FILE, lean.MODEL_FILE)
+# The files a candidate may hold: those training writes are among the shipped ones.
+NETWORK_FILES = tuple(weights.SHIPPED)
 
 
 @dataclass(frozen=True)
@@ -33,10 +35,18 @@ class Candidate:
         path = self.folder / model_file
         return path if path.is_file() else None
 
-    def stages(self) -> Stages:
-        return Stages(find_dice=Detector(self.own(detector.MODEL_FILE)).detect,
-                      read_faces=FaceClassifier(self.own(faces.MODEL_FILE)).read,
-                      gauge_lean=LeanGauge(self.own(lean.MODEL_FILE)).gauge)
+    def stages(self, *, calibrated: bool) -> Stages:
+        """The stages of one mode: each network the candidate's own, else the mode's shipped."""
+        files = mode_networks(calibrated=calibrated)
+        return Stages(
+            find_dice=Detector(self.mode_file(files.detector, detector.MODEL_FILE)).detect,
+            read_faces=FaceClassifier(self.mode_file(files.classifier, faces.MODEL_FILE)).read,
+            gauge_lean=LeanGauge(self.mode_file(files.gauge, lean.MODEL_FILE)).gauge)
+
+    def mode_file(self, shipped_name: str, model_file: str) -> Path:
+        """The file a mode reads for one network: the candidate's under the mode's shipped name,
+        else under the name training writes, else the shipped one."""
+        return self.own(shipped_name) or self.own(model_file) or weights.shipped(shipped_name)
 
     def networks(self) -> dict[str, str]:
         """Each network file the candidate brings, with the start of its SHA-256, so that a

@@ -60,7 +60,7 @@ from pi_reader.vision.images import load_frame
 from pi_reader.vision.lean import Lean
 from pi_reader.vision.recorded import LabelledFrame, RecordedSet
 from pi_reader.vision.scoring import FrameScore, die_right, score_frame
-from pi_reader.vision.stages import Stages, default_stages
+from pi_reader.vision.stages import Stages, StagesByMode, default_stages
 from pi_reader.vision.types import RollReading
 from training.candidates import NETWORK_FILES, Candidate, networks_folder
 from training.data import add_set_options, scene_index, sets_to_load
@@ -189,20 +189,20 @@ def calibration_of(frame: LabelledFrame | None, calibrated: dict[str, Calibratio
 
 
 def collect(sets: list[tuple[RecordedSet, int | None]], modes: tuple[str, ...] = MODES,
-            targets: tuple[float, ...] = TARGET_SIDES, stages: Stages | None = None
+            targets: tuple[float, ...] = TARGET_SIDES, stages: StagesByMode = default_stages
             ) -> dict[str, dict[float, list[Row]]]:
     """Each validation set's rows by target side (a generic set's rows under every side), of a
     generated set only its first scenes when it comes with a limit; only the rows of ``modes``
     are read (a scene is calibrated all the same, as that decides its mode), a calibrated one
-    at each of ``targets``, by ``stages`` (the shipped networks by default)."""
-    stages = stages or default_stages()
+    at each of ``targets``, by each mode's ``stages`` (the shipped networks by default)."""
+    calibrated_stages, generic_stages = stages(calibrated=True), stages(calibrated=False)
     out: dict[str, dict[float, list[Row]]] = {}
     for recorded, scenes in sets:
         calibrated: dict[str, Calibration | None] = {}
         generic: list[Row] = []
         by_target: dict[float, list[Row]] = {}
         for frame, calibration_frame in frames_to_read(recorded, scenes):
-            calibration = calibration_of(calibration_frame, calibrated, stages)
+            calibration = calibration_of(calibration_frame, calibrated, calibrated_stages)
             if ("generic" if calibration_frame is None else "calibrated") not in modes:
                 continue
             if calibration_frame is not None and calibration is None:
@@ -211,11 +211,11 @@ def collect(sets: list[tuple[RecordedSet, int | None]], modes: tuple[str, ...] =
                 continue
             image = load_frame(frame.path)
             if calibration is None:
-                generic.append((frame, image, None, look(stages, image, None)))
+                generic.append((frame, image, None, look(generic_stages, image, None)))
                 continue
             for target in targets:
                 with overridden(detector, "TARGET_SIDE_PX", target):
-                    seen = look(stages, image, calibration)
+                    seen = look(calibrated_stages, image, calibration)
                 by_target.setdefault(target, []).append((frame, image, calibration, seen))
         refused = sum(c is None for c in calibrated.values())
         name = recorded.root.name
@@ -436,7 +436,7 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or Path("benchmarks/results/"
                            f"thresholds{'-' + args.mode if args.mode else ''}.json")
     global _ROWS
-    _ROWS = collect(sets, modes, stages=networks.stages() if networks else None)
+    _ROWS = collect(sets, modes, stages=networks.stages if networks else default_stages)
     every_turn = EVERY_TURN if "generic" in modes else EVERY_TURN[:1]
     combinations = list(itertools.product(PEAKS, CONFIDENCES, AGREEMENTS, every_turn))
     # Forked workers share the rows read above; each scores whole combinations, in order.

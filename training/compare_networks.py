@@ -33,7 +33,7 @@ from pi_reader.vision.calibration import Calibration
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.recorded import RecordedSet
 from pi_reader.vision.scoring import FrameScore, score_frame
-from pi_reader.vision.stages import Stages
+from pi_reader.vision.stages import StagesByMode
 from training.candidates import Candidate, candidate
 from training.choose_thresholds import (
     FIGURES,
@@ -51,22 +51,23 @@ from training.data import add_set_options, sets_to_load
 from training.one_constant import FIGURE_COLUMNS, figure_cells
 
 
-def read_sets(stages: Stages, sets: list[tuple[RecordedSet, int | None]]
+def read_sets(stages: StagesByMode, sets: list[tuple[RecordedSet, int | None]]
               ) -> dict[str, dict[str, float]]:
-    """The rule's figures of every validation set read whole by ``stages``, by set name (a
-    generated set's calibrated rolls under "<set> calibrated")."""
+    """The rule's figures of every validation set read whole by each mode's ``stages``, by set
+    name (a generated set's calibrated rolls under "<set> calibrated")."""
+    by_mode = {calibrated: stages(calibrated=calibrated) for calibrated in (True, False)}
     out: dict[str, dict[str, float]] = {}
     for recorded, scenes in sets:
         calibrations: dict[str, Calibration | None] = {}
         scores: dict[str, list[FrameScore]] = {}
         for frame, calibration_frame in frames_to_read(recorded, scenes):
-            calibration = calibration_of(calibration_frame, calibrations, stages)
+            calibration = calibration_of(calibration_frame, calibrations, by_mode[True])
             name = recorded.root.name + (" calibrated" if calibration_frame is not None else "")
             if calibration_frame is not None and calibration is None:
                 scores.setdefault(name, []).append(refused_calibration(frame))
                 continue
             reading = reader.read_roll(load_frame(frame.path), calibration, frame.removed,
-                                       stages=stages)
+                                       stages=by_mode[calibration is not None])
             scores.setdefault(name, []).append(score_frame(frame, reading, 0.0))
         out |= {name: figures(scored) for name, scored in scores.items()}
     return out
@@ -136,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--out {args.out}: its folder cannot be made ({error.strerror})")
     entries = []
     for each in candidates:
-        entries.append(entry(each.name, read_sets(each.stages(), sets)))
+        entries.append(entry(each.name, read_sets(each.stages, sets)))
         print(f"{each.name}: {entries[-1]['sets']}", flush=True)
     compared = result(candidates, entries)
     print(compared["notes"])

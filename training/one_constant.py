@@ -148,7 +148,7 @@ def validation_rolls(sets: Sets, *, calibrated: bool) -> dict[str, list[Roll]]:
     reread() counts them refused like the other choosers do), under "<set> calibrated"; else
     the rolls without a calibration frame (a shared set's photos, a generated set's generic
     scenes) under "<set>". Sets without any are left out."""
-    stages = default_stages()
+    stages = default_stages(calibrated=True)  # the calibrations'
     named: dict[str, list[Roll]] = {}
     for recorded, scenes in sets:
         calibrations: dict[str, Calibration | None] = {}
@@ -177,7 +177,6 @@ def reread(constant: Constant, override: Callable[[float], AbstractContextManage
     again by the whole reader, networks and all, inside ``override(value)`` (a calibrated
     mode's roll without a calibration is scored refused at every candidate). Each frame is
     decoded once and read at every candidate in turn, so no frame is kept past its rolls."""
-    stages = default_stages()
     scores: dict[float, dict[str, list[FrameScore]]] = {
         value: {name: [] for name in sets} for value in values}
     for name, rolls in sets.items():
@@ -189,7 +188,7 @@ def reread(constant: Constant, override: Callable[[float], AbstractContextManage
             image = load_frame(frame.path)
             for value in values:
                 with override(value):
-                    reading = reader.read_roll(image, calibration, frame.removed, stages=stages)
+                    reading = reader.read_roll(image, calibration, frame.removed)
                 scores[value][name].append(score_frame(frame, reading, 0.0))
     entries = []
     for value, by_set in scores.items():

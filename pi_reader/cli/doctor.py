@@ -52,8 +52,10 @@ def run_doctor(args: argparse.Namespace) -> int:
     return 1
 
 
-def check_reader_weights() -> Check:
-    """The reader's trained weights are installed and load: without them no die can be read."""
+def check_reader_weights(*, generic: bool = True) -> Check:
+    """The reader's trained weights are installed and load: without them no die can be read.
+    The calibrated mode's networks are loaded, and with ``generic`` the generic mode's too: the
+    running appliance reads calibrated frames only, and would hold the others for nothing."""
     fix = "reinstall pi-reader from a checkout that has models/ (sudo hardware/install.sh)"
     gone = weights.missing()
     if gone:
@@ -65,7 +67,9 @@ def check_reader_weights() -> Check:
             fix,
         )
     try:
-        default_stages()  # the reader's own networks, loaded once: the reads that follow use them
+        for calibrated in (True, False) if generic else (True,):
+            default_stages(calibrated=calibrated)  # loaded once: the reads that follow use them
     except weights.WeightsUnreadable as error:
         return Check("weights", Status.FAIL, str(error), fix)
-    return Check("weights", Status.OK, "dice detector and face classifier installed")
+    return Check("weights", Status.OK,
+                 "dice detectors, face classifiers and lean gauge installed")

@@ -209,7 +209,7 @@ def _weights_unusable() -> bool:
     from pi_reader.cli.doctor import check_reader_weights
     from pi_reader.devices.doctor import Status
 
-    check = check_reader_weights()
+    check = check_reader_weights(generic=False)
     if check.status is Status.OK:
         return False
     print(f"pi-reader run: {check.detail}; fix: {check.fix}", file=sys.stderr)
@@ -390,7 +390,7 @@ def _start_web(
             doctor.check_aplay(settings.speaker),
             doctor.check_lcd(settings.lcd),
             doctor.check_state_dir(state_dir),
-            check_reader_weights(),
+            check_reader_weights(generic=False),
         ]
 
     pin = config.web.pin or f"{secrets.randbelow(10**6):06d}"

@@ -276,7 +276,8 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None, *,
     ``refuse_clipped_faces`` to be told (ClippedFaces), since the die's pips would be lost in
     every roll where it lies in the same light.
     """
-    dice = _calibration_dice(found_dice(frame, stages or default_stages(), calibrating=True))
+    stages = stages or default_stages(calibrated=True)
+    dice = _calibration_dice(found_dice(frame, stages, calibrating=True))
     if len(dice) != EXPECTED_DICE:
         raise CalibrationError(
             f"found {len(dice)} dice, need exactly {EXPECTED_DICE} (two white, red, "

@@ -26,7 +26,10 @@ from pi_reader.vision.shrinking import blocks_averaged
 
 Box = tuple[float, float, float, float]  # x, y, w, h in (sub)pixels
 
+# The detector's weights as training writes them, which the calibrated mode reads with, and the
+# generic mode's own (stages.GENERIC_NETWORKS).
 MODEL_FILE = "dice-detector.onnx"
+GENERIC_MODEL_FILE = "dice-detector-generic.onnx"
 STRIDE = 4  # the heatmap's cell, in input pixels
 CANVAS_STEP = 16  # the net halves its input four times on its deepest path
 # The die sides (input pixels) the net was trained on (training/train_detector.py draws them
@@ -80,8 +83,8 @@ class Detector:
     """The shipped detector (or the ONNX file at ``path``)."""
 
     def __init__(self, path: Path | None = None) -> None:
-        self.network = weights.Network(path or weights.shipped(MODEL_FILE),
-                                       weights.SHIPPED[MODEL_FILE])
+        path = path or weights.shipped(MODEL_FILE)
+        self.network = weights.Network(path, weights.called(path, MODEL_FILE))
 
     def detect(self, frame_bgr: np.ndarray, die_side_px: float | None = None) -> list[Detection]:
         """Every die in the frame. ``die_side_px`` is the die's side when a calibration knows

@@ -27,7 +27,10 @@ from pi_reader.vision.shrinking import blocks_averaged
 
 Box = tuple[float, float, float, float]  # x, y, w, h in (sub)pixels
 
+# The classifier's weights as training writes them, which the generic mode reads with, and the
+# calibrated mode's own (stages.CALIBRATED_NETWORKS).
 MODEL_FILE = "face-classifier.onnx"
+CALIBRATED_MODEL_FILE = "face-classifier-calibrated.onnx"
 INPUT_PX = 40
 NOT_A_DIE = 0
 UNREADABLE = 7
@@ -80,8 +83,8 @@ class FaceClassifier:
     """The shipped classifier (or the ONNX file at ``path``)."""
 
     def __init__(self, path: Path | None = None) -> None:
-        self.network = weights.Network(path or weights.shipped(MODEL_FILE),
-                                       weights.SHIPPED[MODEL_FILE])
+        path = path or weights.shipped(MODEL_FILE)
+        self.network = weights.Network(path, weights.called(path, MODEL_FILE))
 
     def probabilities(self, patches: list[np.ndarray]) -> np.ndarray:
         """Class probabilities (n, CLASS_COUNT) of INPUT_PX square BGR patches."""

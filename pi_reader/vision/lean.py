@@ -71,8 +71,8 @@ class LeanGauge:
     """The shipped gauge (or the ONNX file at ``path``)."""
 
     def __init__(self, path: Path | None = None) -> None:
-        self.network = weights.Network(path or weights.shipped(MODEL_FILE),
-                                       weights.SHIPPED[MODEL_FILE])
+        path = path or weights.shipped(MODEL_FILE)
+        self.network = weights.Network(path, weights.called(path, MODEL_FILE))
 
     def gauge(self, frame_bgr: np.ndarray, boxes: list[Box]) -> list[Lean]:
         """The top face of the die in each box: every patch as cut in one pass, then the other

@@ -106,7 +106,7 @@ def read_roll(
         mismatch = calibration_mismatch(frame_bgr, calibration, tray)
         if mismatch is not None:
             return RollReading(dice=(), problems=(mismatch,))
-    stages = stages or default_stages()
+    stages = stages or default_stages(calibrated=calibration is not None)
     reading = _read(frame_bgr, calibration, removed_set, stages, tray)
     if calibration is not None and _only_dice_missing(reading):
         closer = _read(frame_bgr, calibration, removed_set, stages, tray, look_closer=CLOSER_LOOK)

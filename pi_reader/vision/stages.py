@@ -6,6 +6,10 @@ lies flat (:mod:`lean`) are networks; the reader and calibration reach them only
 boxes, a face reader that answers what a test needs) without patching module globals. The
 networks themselves are loaded once per process (:func:`default_stages`) and run by ONNX Runtime
 (:mod:`weights`).
+
+Each mode reads with its own networks (:data:`CALIBRATED_NETWORKS`, :data:`GENERIC_NETWORKS`):
+the appliance's overhead tray and a photo of any table ask different things of them, and the
+networks each mode's validation rule ranks first differ (training/compare_networks.py).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Protocol
 
 import numpy as np
 
+from pi_reader.vision import detector, faces, lean, weights
 from pi_reader.vision.detector import Box, Detection, Detector
 from pi_reader.vision.faces import FaceClassifier, FaceReading
 from pi_reader.vision.lean import Lean, LeanGauge
@@ -50,11 +55,65 @@ class Stages:
     gauge_lean: LeanReader
 
 
-@cache
-def default_stages() -> Stages:
-    """The product's stages, loaded once: the shipped detector, face classifier and gauge.
+class StagesByMode(Protocol):
+    """The stages of the calibrated mode or, without a calibration, the generic one."""
 
-    Raises :class:`pi_reader.vision.weights.WeightsMissing` when their files are not installed.
+    def __call__(self, *, calibrated: bool) -> Stages: ...
+
+
+@dataclass(frozen=True)
+class ModeNetworks:
+    """The shipped weights files one mode reads with (names in :data:`weights.SHIPPED`)."""
+
+    detector: str
+    classifier: str
+    gauge: str
+
+
+# Taught further on the generated heaps, the classifier read more of the calibrated validation
+# dice right and fewer of the real photos', the detector the other way round: each mode's rule
+# ranked a different pair first (docs/reader-history.md, *One network for each mode*), so each
+# mode ships its own detector and classifier, and the two share the gauge.
+CALIBRATED_NETWORKS = ModeNetworks(detector=detector.MODEL_FILE,
+                                   classifier=faces.CALIBRATED_MODEL_FILE, gauge=lean.MODEL_FILE)
+GENERIC_NETWORKS = ModeNetworks(detector=detector.GENERIC_MODEL_FILE,
+                                classifier=faces.MODEL_FILE, gauge=lean.MODEL_FILE)
+
+
+def mode_networks(*, calibrated: bool) -> ModeNetworks:
+    """The weights files of the calibrated mode or, without a calibration, the generic one."""
+    return CALIBRATED_NETWORKS if calibrated else GENERIC_NETWORKS
+
+
+@cache
+def default_stages(*, calibrated: bool) -> Stages:
+    """The product's stages of one mode, loaded once: the shipped networks it reads with.
+
+    A network both modes read with is loaded once for both. Raises
+    :class:`pi_reader.vision.weights.WeightsMissing` when their files are not installed.
     """
-    return Stages(find_dice=Detector().detect, read_faces=FaceClassifier().read,
-                  gauge_lean=LeanGauge().gauge)
+    files = mode_networks(calibrated=calibrated)
+    return Stages(find_dice=_detector(files.detector).detect,
+                  read_faces=_classifier(files.classifier).read,
+                  gauge_lean=_gauge(files.gauge).gauge)
+
+
+@cache
+def _detector(name: str) -> Detector:
+    return Detector(weights.shipped(name))
+
+
+@cache
+def _classifier(name: str) -> FaceClassifier:
+    return FaceClassifier(weights.shipped(name))
+
+
+@cache
+def _gauge(name: str) -> LeanGauge:
+    return LeanGauge(weights.shipped(name))
+
+
+def forget_loaded_networks() -> None:
+    """Load every network again at the next read: for a test that swaps a weights file."""
+    for loaded in (default_stages, _detector, _classifier, _gauge):
+        loaded.cache_clear()

@@ -25,8 +25,12 @@ import numpy as np
 import onnxruntime
 
 CHECKOUT_MODELS = Path(__file__).resolve().parents[2] / "models"
-# Every weights file the reader ships, and what it is called in messages.
-SHIPPED = {"dice-detector.onnx": "dice detector", "face-classifier.onnx": "face classifier",
+# Every weights file the reader ships, and what it is called in messages. Each mode reads with
+# its own detector and classifier (stages.CALIBRATED_NETWORKS, stages.GENERIC_NETWORKS).
+SHIPPED = {"dice-detector.onnx": "dice detector",
+           "dice-detector-generic.onnx": "generic mode's dice detector",
+           "face-classifier.onnx": "face classifier",
+           "face-classifier-calibrated.onnx": "calibrated mode's face classifier",
            "lean-gauge.onnx": "lean gauge"}
 
 
@@ -48,6 +52,12 @@ def shipped(name: str) -> Path:
     except ModuleNotFoundError:
         return CHECKOUT_MODELS / name
     return installed if installed.is_file() else CHECKOUT_MODELS / name
+
+
+def called(path: Path, kind_file: str) -> str:
+    """What the weights at ``path`` are called in messages: a shipped file's own name, else the
+    name of its kind's file ``kind_file`` (a retrained network read in place of it)."""
+    return SHIPPED.get(path.name, SHIPPED[kind_file])
 
 
 def missing() -> list[Path]:

@@ -23,7 +23,7 @@ def assert_every_value_rereads_the_rolls_and_the_shipped_one_is_put_back(
     leaves the shipped value in place."""
     seen = []
 
-    def read_roll(image, calibration, removed, stages):
+    def read_roll(image, calibration, removed):
         seen.append(getattr(module, name))
         return reader.RollReading(dice=(), problems=())
 

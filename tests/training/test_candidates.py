@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pi_reader.vision import detector, faces, lean
+from pi_reader.vision import detector, faces, lean, stages, weights
 from training import candidates
 
 
@@ -15,6 +15,25 @@ def test_a_candidate_brings_its_own_networks_and_the_shipped_ones_stand_in(tmp_p
     assert networks[faces.MODEL_FILE] == networks[lean.MODEL_FILE] == "shipped"
     assert len(networks[detector.MODEL_FILE]) == 12
     assert candidate.own(faces.MODEL_FILE) is None
+
+
+@pytest.mark.parametrize("calibrated", [True, False])
+def test_a_retrained_network_stands_in_for_each_mode_s_own(tmp_path, calibrated):
+    (tmp_path / faces.MODEL_FILE).write_bytes(b"a classifier")
+    candidate = candidates.candidate(f"new={tmp_path}")
+    files = stages.mode_networks(calibrated=calibrated)
+    assert candidate.mode_file(files.classifier, faces.MODEL_FILE) == tmp_path / faces.MODEL_FILE
+    assert (candidate.mode_file(files.detector, detector.MODEL_FILE)
+            == weights.shipped(files.detector))
+
+
+@pytest.mark.parametrize("calibrated", [True, False])
+def test_the_shipped_folder_as_a_candidate_reads_each_mode_with_its_own_networks(calibrated):
+    shipped = candidates.candidate(f"shipped={weights.shipped(faces.MODEL_FILE).parent}")
+    files = stages.mode_networks(calibrated=calibrated)
+    for name, kind in ((files.detector, detector.MODEL_FILE),
+                       (files.classifier, faces.MODEL_FILE), (files.gauge, lean.MODEL_FILE)):
+        assert shipped.mode_file(name, kind) == weights.shipped(name)
 
 
 @pytest.mark.parametrize(("text", "says"), [

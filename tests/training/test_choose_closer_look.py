@@ -26,7 +26,7 @@ def test_every_look_rereads_the_rolls_and_the_smallest_that_reads_them_whole_is_
     calibration = label_calibration(calibration_frame, pixels(calibration_frame))
     looks = []
 
-    def read_roll(image, calibration, removed, stages):
+    def read_roll(image, calibration, removed):
         # A detector that tells two pressed dice apart only from 1.5 times closer on.
         looks.append(reader.CLOSER_LOOK)
         found = frame.dice if reader.CLOSER_LOOK >= 1.5 else frame.dice[1:]

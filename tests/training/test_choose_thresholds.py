@@ -137,7 +137,8 @@ def test_the_rolls_of_a_refused_calibration_are_refused_calibrated_rolls(tmp_pat
     for name in ("calibration", "roll_001"):
         cv2.imwrite(str(root / "a00004" / f"{name}.jpg"), np.full((64, 64, 3), 128, np.uint8))
     blind = Stages(lambda frame, side=None: [], lambda frame, boxes: [], lambda frame, boxes: [])
-    rows = choose.collect([(load_recorded_set(root), None)], stages=blind)
+    rows = choose.collect([(load_recorded_set(root), None)],
+                          stages=lambda *, calibrated: blind)
     assert list(rows) == ["dr-test calibrated"]  # not a generic set of its own
     side_rows = rows["dr-test calibrated"][choose.TARGET_SIDES[0]]
     scored = choose.score(side_rows, peak=0.3)

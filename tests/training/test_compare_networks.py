@@ -66,7 +66,8 @@ def test_a_scene_whose_calibration_is_refused_is_refused_with_no_die_read(tmp_pa
         cv2.imwrite(str(root / "a00004" / f"{name}.jpg"), grey)
     blind = Stages(find_dice=lambda frame, side=None: [], read_faces=lambda frame, boxes: [],
                    gauge_lean=lambda frame, boxes: [])
-    read = compare_networks.read_sets(blind, [(load_recorded_set(root), None)])
+    read = compare_networks.read_sets(lambda *, calibrated: blind,
+                                      [(load_recorded_set(root), None)])
     # No dice, so the calibration is refused: the appliance asks for a new one and takes no roll.
     # Read without a calibration, nothing would check the count and the missed die would make a
     # silently wrong roll of a scene the appliance never reads.

@@ -28,7 +28,7 @@ def relative_chromas(image, dice):
 def found_boxes(image):
     """The dice the shipped networks find in a frame, as calibration takes them: what the
     detector finds and the face classifier takes for a die, as whole-pixel boxes."""
-    stages = default_stages()
+    stages = default_stages(calibrated=True)
     found = stages.find_dice(image)
     faces = stages.read_faces(image, [d.box for d in found])
     return [int_box(d.box) for d, face in zip(found, faces, strict=True) if face.is_die]

@@ -29,7 +29,7 @@ from pi_reader.vision.faces import FaceReading
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.recorded import LabelledFrame
 from pi_reader.vision.scoring import score_frame
-from pi_reader.vision.stages import default_stages
+from pi_reader.vision.stages import forget_loaded_networks
 from pi_reader.vision.tray_grid import TrayView
 from pi_reader.vision.types import ProblemKind, int_box
 from training.choose_thresholds import MISTAKE_WEIGHT
@@ -73,7 +73,7 @@ def generic_frames(datasets_dir: Path) -> tuple[tuple[LabelledFrame, object], ..
 
 
 def read_sample(datasets_dir: Path) -> Figures:
-    default_stages.cache_clear()
+    forget_loaded_networks()
     scores = [score_frame(frame, reader.read_roll(image, None, frame.removed), 0.0)
               for frame, image in generic_frames(datasets_dir)]
     pairs = [(label, die) for scored in scores for label, die in scored.pairs]
