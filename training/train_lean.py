@@ -11,8 +11,7 @@ and resizes its box as the detector's boxes are, and recolours it as another cam
 cocked dice are drawn for a share of each batch, since a tray rarely leaves one, and flat dice
 pressed against another (the renderer's ``touching``) for another share when asked
 (``--touching-share``): the neighbour's side face in their patch is what the gauge takes for a
-lean. With ``--hide-neighbours`` the gauge learns to see each die with the other dice's boxes
-painted over as the product then shows them (``lean.neighbours_hidden``), and its file says so.
+lean.
 """
 
 from __future__ import annotations
@@ -29,7 +28,6 @@ from typing import Any
 
 import cv2
 import numpy as np
-import onnx
 import torch
 from torch import nn
 
@@ -68,7 +66,6 @@ class GaugedDie:
     corners: np.ndarray  # (4, 2) top face corners in crop pixels
     lean_deg: float
     touching: bool  # the renderer put it against another die
-    others: np.ndarray  # (n, 4) the other dice's boxes (x, y, w, h) that reach into the crop
 
     @property
     def cocked(self) -> bool:
@@ -122,8 +119,8 @@ def gauged_dice(frames: list[Frame], placed: dict[str, list[dict[str, Any]]],
     for frame in frames:
         image = frame.decode()
         height, width = image.shape[:2]
-        for k, (box, die, against) in enumerate(zip(frame.boxes, placed[frame.image],
-                                                    touching[frame.image], strict=True)):
+        for box, die, against in zip(frame.boxes, placed[frame.image], touching[frame.image],
+                                     strict=True):
             corners = np.array(die["top_face"], np.float64) * frame.scale
             inside = ((corners >= 0) & (corners < [width, height])).all()
             if min(box[2], box[3]) < 8 or not inside:
@@ -135,40 +132,15 @@ def gauged_dice(frames: list[Frame], placed: dict[str, list[dict[str, Any]]],
             crop = cv2.warpAffine(image, matrix, (CROP_PX, CROP_PX),
                                   flags=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
-            others = np.array([b for j, b in enumerate(frame.boxes) if j != k], np.float64)
             out.append(GaugedDie(frame.image, crop, w / max(h, 1e-3),
                                  corners @ matrix[:, :2].T + matrix[:, 2], float(die["lean_deg"]),
-                                 against, _in_crop(others.reshape(-1, 4), matrix)))
+                                 against))
     return out
 
 
-def _in_crop(boxes: np.ndarray, matrix: np.ndarray) -> np.ndarray:
-    """``boxes`` (x, y, w, h) moved into the crop by the scale and shift ``matrix``, those that
-    reach into it."""
-    scale = matrix[0, 0]
-    moved = np.column_stack([boxes[:, :2] * scale + matrix[:, 2], boxes[:, 2:] * scale])
-    reach = ((moved[:, 0] < CROP_PX) & (moved[:, 1] < CROP_PX)
-             & (moved[:, 0] + moved[:, 2] > 0) & (moved[:, 1] + moved[:, 3] > 0))
-    return moved[reach]
-
-
-def turned_boxes(boxes: np.ndarray, turn: np.ndarray) -> list[faces.Box]:
-    """The upright boxes round ``boxes`` turned by the 2 x 3 ``turn``: what a detector would box
-    of those dice in the turned crop."""
-    out = []
-    for x, y, w, h in boxes:
-        corners = np.array([[x, y], [x + w, y], [x, y + h], [x + w, y + h]]) @ turn[:, :2].T
-        corners += turn[:, 2]
-        low, high = corners.min(axis=0), corners.max(axis=0)
-        out.append((float(low[0]), float(low[1]), float(high[0] - low[0]),
-                    float(high[1] - low[1])))
-    return out
-
-
-def draw(die: GaugedDie, rng: random.Random, *, hide_neighbours: bool = False
-         ) -> tuple[np.ndarray, np.ndarray]:
+def draw(die: GaugedDie, rng: random.Random) -> tuple[np.ndarray, np.ndarray]:
     """One training patch of ``die`` and its target: turned, mirrored, its box moved and
-    resized, recoloured, and with ``hide_neighbours`` the other dice's boxes painted over."""
+    resized, recoloured."""
     centre = CROP_PX / 2.0
     turn = cv2.getRotationMatrix2D((centre, centre), rng.uniform(0, 360), 1.0)
     if rng.random() < 0.5:
@@ -176,11 +148,7 @@ def draw(die: GaugedDie, rng: random.Random, *, hide_neighbours: bool = False
     crop = cv2.warpAffine(die.crop, turn, (CROP_PX, CROP_PX), borderMode=cv2.BORDER_REPLICATE)
     corners = die.corners @ turn[:, :2].T + turn[:, 2]
     box = jittered_box(centre, BOX_IN_CROP, die.aspect, rng)
-    patch = recolour(lean.lean_patch(crop, box), rng)
-    if hide_neighbours:
-        patch = lean.neighbours_hidden(patch, lean.patch_square(box), box,
-                                       turned_boxes(die.others, turn))
-    return patch, target(corners, die.lean_deg, box)
+    return recolour(lean.lean_patch(crop, box), rng), target(corners, die.lean_deg, box)
 
 
 def target(corners: np.ndarray, lean_deg: float, box: faces.Box) -> np.ndarray:
@@ -228,8 +196,7 @@ def train(net: LeanNet, dice: list[GaugedDie], args: argparse.Namespace,
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
 
     def step_loss() -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
-        drawn = [draw(rng.choice(pool()), rng, hide_neighbours=args.hide_neighbours)
-                 for _ in range(args.batch)]
+        drawn = [draw(rng.choice(pool()), rng) for _ in range(args.batch)]
         x = torch.from_numpy(faces.network_input([p for p, _ in drawn]))
         y = torch.from_numpy(np.stack([t for _, t in drawn]))
         loss = loss_of(net(x), y, args.lean_weight)
@@ -238,18 +205,12 @@ def train(net: LeanNet, dice: list[GaugedDie], args: argparse.Namespace,
     runs.optimise(opt, args.lr, args.steps, step_loss)
 
 
-def export(net: nn.Module, out: Path, *, hide_neighbours: bool = False) -> None:
-    """The ONNX file of ``net``; one trained with the neighbours hidden says so in its metadata,
-    which the product's gauge reads to show it its patches so."""
+def export(net: nn.Module, out: Path) -> None:
     net.eval()
     side = lean.INPUT_PX
     torch.onnx.export(net, torch.zeros(1, 3, side, side), str(out), input_names=["patch"],
                       output_names=["gauge"], opset_version=13, dynamo=False,
                       dynamic_axes={"patch": {0: "batch"}, "gauge": {0: "batch"}})
-    if hide_neighbours:
-        model = onnx.load(str(out))
-        onnx.helper.set_model_props(model, {lean.NEIGHBOURS_KEY: lean.NEIGHBOURS_HIDDEN})
-        onnx.save(model, str(out))
 
 
 def validate(model: Path, generated: dict[str, list[GaugedDie]],
@@ -263,9 +224,7 @@ def validate(model: Path, generated: dict[str, list[GaugedDie]],
     for name, dice in generated.items():
         boxes = [(CROP_PX / 2 - w / 2, CROP_PX / 2 - h / 2, w, h) for w, h in
                  (box_sides(BOX_IN_CROP, d.aspect) for d in dice)]
-        got = [gauge.gauge(d.crop, [box, *(map(_box, d.others) if gauge.hides_neighbours
-                                           else ())])[0]
-               for d, box in zip(dice, boxes, strict=True)]
+        got = [gauge.gauge(d.crop, [box])[0] for d, box in zip(dice, boxes, strict=True)]
         figures[name] = {kind: _spread([g for g, d in zip(got, dice, strict=True) if of_kind(d)])
                          for kind, of_kind in VALIDATION_KINDS.items()}
     for name, frames in real.items():
@@ -273,11 +232,6 @@ def validate(model: Path, generated: dict[str, list[GaugedDie]],
                for g in gauge.gauge(f.decode(), [tuple(map(float, b)) for b in f.boxes])]
         figures[name] = {"flat": _spread(got)}
     return figures
-
-
-def _box(row: np.ndarray) -> faces.Box:
-    x, y, w, h = (float(v) for v in row)
-    return x, y, w, h
 
 
 def _spread(got: list[lean.Lean]) -> dict[str, Any]:
@@ -300,8 +254,6 @@ def main(argv: list[str] | None = None) -> int:
                         help="the share of each batch drawn from the cocked dice")
     parser.add_argument("--touching-share", type=float, default=TOUCHING_SHARE,
                         help="the share of each batch drawn from flat dice touching another")
-    parser.add_argument("--hide-neighbours", action="store_true",
-                        help="show the gauge each die with the other dice's boxes painted over")
     parser.add_argument("--lean-weight", type=float, default=LEAN_WEIGHT,
                         help="the lean's loss against the corners'")
     parser.add_argument("--init-from", type=Path,
@@ -344,8 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     train(net, train_dice, args, random.Random(args.seed))
     run = runs.Run("train_lean.py", given, args, train_frames, {},
                    {f.name: n for f, n in zip(args.generated, limits, strict=True)}, started)
-    runs.finish(run, net, lambda net, out: export(net, out,
-                                                  hide_neighbours=args.hide_neighbours), lambda: {
+    runs.finish(run, net, export, lambda: {
         "what": "a die's top face corners (x, y in patch sides from the centre) and the sine of "
                 f"its lean, from a {lean.INPUT_PX} px patch of {lean.PATCH_OF_BOX} x the box's "
                 "longer side",
@@ -355,8 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         "augmentation": {"box_shift_of_side": BOX_SHIFT, "box_scale": BOX_SCALE,
                          "turn": "any angle, mirror (50 %)", "camera": "see recolour",
                          "cocked_share": args.cocked_share,
-                         "touching_share": args.touching_share,
-                         "neighbours_hidden": args.hide_neighbours},
+                         "touching_share": args.touching_share},
         "lean_weight": args.lean_weight,
         "validation_on_label_boxes": validate(args.out, valid, real),
     }, {"dice": len(train_dice), "cocked": cocked, "cocked_above_deg": MAX_LEAN_DEG,

@@ -48,16 +48,6 @@ OUTPUTS = 9  # the top face's four corners (x, y in patch sides from its centre)
 # first gauge no die under 4 averaged more than 3.8).
 SURE_FLAT_DEG = 3.0
 CLOSER_TURNS = (1, 2, 3)
-# A gauge trained with the other dice hidden says so in its file's metadata (NEIGHBOURS_KEY:
-# NEIGHBOURS_HIDDEN): it sees each patch with the parts of the other dice's boxes that lie
-# outside the die's own box painted the table's colour (:func:`neighbours_hidden`). A flat die
-# pressed against a cocked neighbour shows the neighbour's side face in its patch, which a
-# gauge that sees it takes for the die's own lean.
-NEIGHBOURS_KEY = "neighbours"
-NEIGHBOURS_HIDDEN = "hidden"
-# The table's colour is the median of the patch's pixels outside every box, when at least this
-# share of the patch lies outside them; else (a patch full of dice) the patch's own median.
-MIN_TABLE_SHARE = 1 / 16
 
 
 @dataclass(frozen=True)
@@ -84,24 +74,14 @@ class LeanGauge:
         path = path or weights.shipped(MODEL_FILE)
         self.network = weights.Network(path, weights.called(path, MODEL_FILE))
 
-    @property
-    def hides_neighbours(self) -> bool:
-        """Whether the network learnt to see each die with its neighbours hidden."""
-        return self.network.metadata.get(NEIGHBOURS_KEY) == NEIGHBOURS_HIDDEN
-
     def gauge(self, frame_bgr: np.ndarray, boxes: list[Box]) -> list[Lean]:
-        """The top face of the die in each box (``boxes`` are every die of the frame, so that a
-        gauge trained so sees each without its neighbours): every patch as cut in one pass,
-        then the other turns of those that lean SURE_FLAT_DEG or more in a second one."""
+        """The top face of the die in each box: every patch as cut in one pass, then the other
+        turns of those that lean SURE_FLAT_DEG or more in a second one."""
         if not boxes:
             return []
         squares = [patch_square(box) for box in boxes]
         patches = [square_patch(frame_bgr, box, side, INPUT_PX)
                    for box, (_, _, side) in zip(boxes, squares, strict=True)]
-        if self.hides_neighbours:
-            patches = [neighbours_hidden(patch, square, box, boxes[:k] + boxes[k + 1:])
-                       for k, (patch, square, box)
-                       in enumerate(zip(patches, squares, boxes, strict=True))]
         leans = [_lean(row, square) for row, square in zip(self._outputs(patches), squares,
                                                             strict=True)]
         doubtful = [k for k, found in enumerate(leans) if found.lean_deg >= SURE_FLAT_DEG]
@@ -141,36 +121,6 @@ def patch_square(box: Box) -> tuple[float, float, int]:
     side = patch_side(box, PATCH_OF_BOX)
     left, top = square_corner(box, side)
     return left + side / 2.0, top + side / 2.0, side
-
-
-def neighbours_hidden(patch: np.ndarray, square: tuple[float, float, int], own: Box,
-                      others: list[Box]) -> np.ndarray:
-    """``patch`` (cut from ``square``, see :func:`patch_square`) with the parts of the ``others``
-    boxes outside the ``own`` box painted the table's colour (see MIN_TABLE_SHARE)."""
-    cx, cy, side = square
-    scale = patch.shape[0] / side
-    left, top = cx - side / 2.0, cy - side / 2.0
-
-    def area(box: Box) -> np.ndarray:
-        x, y, w, h = box
-        inside = np.zeros(patch.shape[:2], bool)
-        x0, y0 = max(0, round((x - left) * scale)), max(0, round((y - top) * scale))
-        x1, y1 = round((x + w - left) * scale), round((y + h - top) * scale)
-        inside[y0:max(y0, y1), x0:max(x0, x1)] = True
-        return inside
-
-    own_area = area(own)
-    others_area = np.zeros_like(own_area)
-    for box in others:
-        others_area |= area(box)
-    hidden = others_area & ~own_area
-    if not hidden.any():
-        return patch
-    table = ~(others_area | own_area)
-    source = patch[table] if table.mean() >= MIN_TABLE_SHARE else patch.reshape(-1, 3)
-    out = patch.copy()
-    out[hidden] = np.median(source, axis=0).astype(patch.dtype)
-    return out
 
 
 def lean_patch(frame_bgr: np.ndarray, box: Box) -> np.ndarray:

@@ -88,8 +88,6 @@ class Network:
                 f"the {what}'s weights cannot be loaded: {path} ({error}; reinstall pi-reader)"
             ) from error
         self._input = self._session.get_inputs()[0].name
-        # What the network's training wrote into the file of the input it expects.
-        self.metadata: dict[str, str] = dict(self._session.get_modelmeta().custom_metadata_map)
 
     def forward(self, blob: np.ndarray) -> np.ndarray:
         """The network's first output for ``blob`` (float32, NCHW)."""

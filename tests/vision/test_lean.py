@@ -82,7 +82,6 @@ class CornerNetwork:
     def __init__(self, marked_deg: float, plain_deg: float) -> None:
         self.marked, self.plain = (math.sin(math.radians(d)) for d in (marked_deg, plain_deg))
         self.passes: list[int] = []
-        self.metadata: dict[str, str] = {}  # trained on patches as cut
 
     def forward(self, blob: np.ndarray) -> np.ndarray:
         self.passes.append(len(blob))
@@ -140,64 +139,3 @@ def test_sure_flat_is_half_the_least_cut_the_reader_is_chosen_among():
     # Under it no validation die's turns averaged up to a cut (lean.SURE_FLAT_DEG's comment);
     # a larger one would leave a die leaning in its other turns gauged by one look.
     assert min(LEAN_DEGS) / 2 == lean.SURE_FLAT_DEG
-
-
-def test_hiding_the_neighbours_paints_their_boxes_outside_the_die_s_own_the_table_s_colour():
-    patch = np.full((64, 64, 3), 40, np.uint8)  # the table
-    patch[16:48, 16:48] = 200  # the die
-    patch[10:30, 44:64] = 120  # a neighbour pressed against it, its box overlapping the die's
-    square = (32.0, 32.0, 64)  # patch pixels are frame pixels
-    own, neighbour = (16.0, 16.0, 32.0, 32.0), (44.0, 10.0, 20.0, 20.0)
-    hidden = lean.neighbours_hidden(patch, square, own, [neighbour])
-    assert (hidden[10:16, 44:64] == 40).all() and (hidden[16:30, 48:64] == 40).all()
-    assert np.array_equal(hidden[16:48, 16:48], patch[16:48, 16:48])  # the die's own box kept
-    assert np.array_equal(patch[10:16, 44:64], np.full((6, 20, 3), 120))  # a copy was painted
-
-
-def test_a_patch_without_a_neighbour_in_it_is_shown_as_cut():
-    patch = np.random.default_rng(3).integers(0, 255, (64, 64, 3), dtype=np.uint8)
-    far = (500.0, 500.0, 30.0, 30.0)
-    assert lean.neighbours_hidden(patch, (32.0, 32.0, 64), (16.0, 16.0, 32.0, 32.0),
-                                  [far]) is patch
-
-
-def test_a_patch_full_of_dice_is_painted_its_own_median():
-    patch = np.full((64, 64, 3), 90, np.uint8)
-    patch[:, 32:] = 210
-    boxes = [(0.0, 0.0, 32.0, 64.0), (32.0, 0.0, 32.0, 64.0)]
-    hidden = lean.neighbours_hidden(patch, (32.0, 32.0, 64), boxes[0], boxes[1:])
-    assert (hidden[:, 32:] == np.median(patch.reshape(-1, 3), axis=0)).all()
-
-
-class RecordingNetwork:
-    """A gauge network that records the patches it is shown and sees every die flat."""
-
-    def __init__(self, metadata: dict[str, str]) -> None:
-        self.metadata = metadata
-        self.shown: list[np.ndarray] = []
-
-    def forward(self, blob: np.ndarray) -> np.ndarray:
-        self.shown.extend(blob)
-        return np.zeros((len(blob), lean.OUTPUTS), np.float32)
-
-
-@pytest.mark.parametrize("hides", [False, True])
-def test_a_gauge_whose_file_says_so_sees_each_die_without_its_neighbours(hides):
-    frame = np.full((120, 160, 3), 40, np.uint8)
-    frame[40:70, 40:70] = 200
-    frame[40:70, 70:100] = 120
-    boxes = [(40.0, 40.0, 30.0, 30.0), (70.0, 40.0, 30.0, 30.0)]
-    gauge = LeanGauge.__new__(LeanGauge)
-    gauge.network = RecordingNetwork(  # type: ignore[assignment]
-        {lean.NEIGHBOURS_KEY: lean.NEIGHBOURS_HIDDEN} if hides else {})
-    assert gauge.hides_neighbours is hides
-    assert [g.lean_deg for g in gauge.gauge(frame, boxes)] == [0.0, 0.0]
-    first = gauge.network.shown[0]  # standardised: the neighbour's grey is gone when hidden
-    right_of_die = first[:, 20:24, 56:60]
-    table = first[:, 2:6, 2:6]
-    assert np.allclose(right_of_die, table) is hides
-
-
-def test_the_shipped_gauge_s_file_and_card_agree_on_hiding_the_neighbours(gauge):
-    card = json.loads(weights.shipped(lean.MODEL_FILE).with_suffix(".json").read_text())
-    assert gauge.hides_neighbours is card["augmentation"].get("neighbours_hidden", False)
