@@ -18,6 +18,7 @@ from pi_reader.vision.stages import Stages
 from training import choose_thresholds as choose
 from training.candidates import networks_folder
 
+from .mode_stages import appliance_and_generic_scene, stages_recording_frame_sides
 from .test_splits import generated_set
 
 FRAME = np.zeros((100, 100, 3), np.uint8)
@@ -186,3 +187,11 @@ def test_a_combination_judging_doubts_from_every_turn_reads_the_generic_sets_alo
     every_turn = choose.scored_combination((0.2, 0.9, 0.7, True))
     assert [(e["sets"], e["doubt_from_every_turn"]) for e in every_turn] == [
         ({"photos": {"every_turn": True}}, True)]
+
+
+def test_each_mode_s_rows_are_seen_by_that_mode_s_stages(tmp_path):
+    seen = {}
+    rows = choose.collect([(appliance_and_generic_scene(tmp_path), None)], targets=(16.0,),
+                          stages=stages_recording_frame_sides(seen))
+    assert set(rows) == {"dr-test calibrated", "dr-test generic"}
+    assert seen == {True: {64}, False: {72}}

@@ -13,6 +13,7 @@ from pi_reader.vision.recorded import load_recorded_set
 from pi_reader.vision.stages import Stages
 from training import compare_networks
 
+from .mode_stages import appliance_and_generic_scene, stages_recording_frame_sides
 from .test_choose_thresholds import figures
 from .test_splits import generated_set
 
@@ -75,3 +76,11 @@ def test_a_scene_whose_calibration_is_refused_is_refused_with_no_die_read(tmp_pa
     assert read["dr-test calibrated"]["rolls"] == 1
     assert read["dr-test calibrated"]["dice_right"] == 0.0
     assert read["dr-test calibrated"]["silently_wrong_rolls"] == 0
+
+
+def test_each_mode_s_rolls_are_read_by_that_mode_s_stages(tmp_path):
+    seen = {}
+    read = compare_networks.read_sets(stages_recording_frame_sides(seen),
+                                      [(appliance_and_generic_scene(tmp_path), None)])
+    assert set(read) == {"dr-test calibrated", "dr-test"}
+    assert seen == {True: {64}, False: {72}}
