@@ -80,7 +80,7 @@ class Detection:
 
 
 class Detector:
-    """The shipped detector (or the ONNX file at ``path``)."""
+    """The calibrated mode's shipped detector (or the ONNX file at ``path``)."""
 
     def __init__(self, path: Path | None = None) -> None:
         path = path or weights.shipped(MODEL_FILE)

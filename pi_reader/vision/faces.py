@@ -80,7 +80,7 @@ class FaceReading:
 
 
 class FaceClassifier:
-    """The shipped classifier (or the ONNX file at ``path``)."""
+    """The generic mode's shipped classifier (or the ONNX file at ``path``)."""
 
     def __init__(self, path: Path | None = None) -> None:
         path = path or weights.shipped(MODEL_FILE)
