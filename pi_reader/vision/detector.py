@@ -27,7 +27,7 @@ from pi_reader.vision.shrinking import blocks_averaged
 Box = tuple[float, float, float, float]  # x, y, w, h in (sub)pixels
 
 # The detector's weights as training writes them, which the calibrated mode reads with, and the
-# generic mode's own (stages.GENERIC_NETWORKS).
+# generic mode's own (stages.GENERIC_NETWORKS): the only network the modes do not share.
 MODEL_FILE = "dice-detector.onnx"
 GENERIC_MODEL_FILE = "dice-detector-generic.onnx"
 STRIDE = 4  # the heatmap's cell, in input pixels

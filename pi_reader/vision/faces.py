@@ -27,10 +27,7 @@ from pi_reader.vision.shrinking import blocks_averaged
 
 Box = tuple[float, float, float, float]  # x, y, w, h in (sub)pixels
 
-# The classifier's weights as training writes them, which the generic mode reads with, and the
-# calibrated mode's own (stages.CALIBRATED_NETWORKS).
 MODEL_FILE = "face-classifier.onnx"
-CALIBRATED_MODEL_FILE = "face-classifier-calibrated.onnx"
 INPUT_PX = 40
 NOT_A_DIE = 0
 UNREADABLE = 7
@@ -80,7 +77,7 @@ class FaceReading:
 
 
 class FaceClassifier:
-    """The generic mode's shipped classifier (or the ONNX file at ``path``)."""
+    """The shipped classifier (or the ONNX file at ``path``)."""
 
     def __init__(self, path: Path | None = None) -> None:
         path = path or weights.shipped(MODEL_FILE)

@@ -9,7 +9,7 @@ networks themselves are loaded once per process (:func:`default_stages`) and run
 
 Each mode reads with its own networks (:data:`CALIBRATED_NETWORKS`, :data:`GENERIC_NETWORKS`):
 the appliance's overhead tray and a photo of any table ask different things of them, and the
-networks each mode's validation rule ranks first differ (training/compare_networks.py).
+networks each mode's validation rule ranks first may differ (training/compare_networks.py).
 """
 
 from __future__ import annotations
@@ -70,12 +70,13 @@ class ModeNetworks:
     gauge: str
 
 
-# Taught further on the generated heaps, the classifier read more of the calibrated validation
-# dice right and fewer of the real photos', the detector the other way round: each mode's rule
-# ranked a different pair first (docs/reader-history.md, *One network for each mode*), so each
-# mode ships its own detector and classifier, and the two share the gauge.
-CALIBRATED_NETWORKS = ModeNetworks(detector=detector.MODEL_FILE,
-                                   classifier=faces.CALIBRATED_MODEL_FILE, gauge=lean.MODEL_FILE)
+# Taught further on the generated heaps, the detector read more of the real validation photos'
+# dice right and refused more of the calibrated validation rolls: the generic rule ranked it
+# first and the calibrated one last (docs/reader-history.md, *One network for each mode*), so
+# the generic mode ships its own detector. The modes share the classifier and the gauge: the
+# classifiers taught on the heaps gave the table fewer usable calibrated rolls.
+CALIBRATED_NETWORKS = ModeNetworks(detector=detector.MODEL_FILE, classifier=faces.MODEL_FILE,
+                                   gauge=lean.MODEL_FILE)
 GENERIC_NETWORKS = ModeNetworks(detector=detector.GENERIC_MODEL_FILE,
                                 classifier=faces.MODEL_FILE, gauge=lean.MODEL_FILE)
 

@@ -26,11 +26,10 @@ import onnxruntime
 
 CHECKOUT_MODELS = Path(__file__).resolve().parents[2] / "models"
 # Every weights file the reader ships, and what it is called in messages. Each mode reads with
-# its own detector and classifier (stages.CALIBRATED_NETWORKS, stages.GENERIC_NETWORKS).
+# its own detector (stages.CALIBRATED_NETWORKS, stages.GENERIC_NETWORKS).
 SHIPPED = {"dice-detector.onnx": "dice detector",
            "dice-detector-generic.onnx": "generic mode's dice detector",
            "face-classifier.onnx": "face classifier",
-           "face-classifier-calibrated.onnx": "calibrated mode's face classifier",
            "lean-gauge.onnx": "lean gauge"}
 
 

@@ -179,11 +179,10 @@ def test_a_weights_file_that_is_no_network_refuses_the_start(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], broken_weights
 ) -> None:
     # A truncated download or a disk error: said at start, not as a traceback at the first roll.
-    # The appliance reads calibrated frames: its classifier is the calibrated mode's.
-    broken = broken_weights("face-classifier-calibrated.onnx", b"not a network")
+    broken = broken_weights("face-classifier.onnx", b"not a network")
     assert run(["--no-hardware", "--players", "ann,bob", "--camera", "dir:tests/data/demo-game"],
                tmp_path) == 2
     err = capsys.readouterr().err
-    assert f"the calibrated mode's face classifier's weights cannot be loaded: {broken}" in err
+    assert f"the face classifier's weights cannot be loaded: {broken}" in err
     assert "reinstall" in err and "Traceback" not in err
     assert not (tmp_path / "game.jsonl").exists()

@@ -24,17 +24,16 @@ def test_every_mode_names_shipped_files_that_are_installed_with_a_card_for_their
                 "calibrated" if calibrated else "generic")
 
 
-def test_the_modes_read_with_their_own_detector_and_classifier_and_share_the_gauge():
+def test_the_modes_read_with_their_own_detector_and_share_the_classifier_and_gauge():
     calibrated = stages.mode_networks(calibrated=True)
     generic = stages.mode_networks(calibrated=False)
     assert (calibrated.detector, generic.detector) == (detector.MODEL_FILE,
                                                        detector.GENERIC_MODEL_FILE)
-    assert (calibrated.classifier, generic.classifier) == (faces.CALIBRATED_MODEL_FILE,
-                                                           faces.MODEL_FILE)
+    assert calibrated.classifier == generic.classifier == faces.MODEL_FILE
     assert calibrated.gauge == generic.gauge == lean.MODEL_FILE
 
 
-def test_each_mode_loads_its_files_once_and_the_shared_gauge_once_for_both(monkeypatch):
+def test_each_mode_loads_its_files_once_and_the_shared_ones_once_for_both(monkeypatch):
     stages.forget_loaded_networks()
     loaded: list[str] = []
     shipped = weights.shipped
@@ -46,11 +45,11 @@ def test_each_mode_loads_its_files_once_and_the_shared_gauge_once_for_both(monke
     stages.forget_loaded_networks()
 
 
-@pytest.mark.parametrize("broken", [faces.CALIBRATED_MODEL_FILE, detector.GENERIC_MODEL_FILE])
+@pytest.mark.parametrize("broken", [detector.MODEL_FILE, detector.GENERIC_MODEL_FILE])
 def test_a_read_without_a_calibration_or_with_one_reaches_for_its_own_mode_s_file(
         broken_weights, broken):
     path = broken_weights(broken, b"not a network")
-    calibrated = broken == faces.CALIBRATED_MODEL_FILE
+    calibrated = broken == detector.MODEL_FILE
     with pytest.raises(weights.WeightsUnreadable, match=weights.SHIPPED[broken]) as caught:
         stages.default_stages(calibrated=calibrated)
     assert str(path) in str(caught.value)
@@ -60,7 +59,7 @@ def test_a_read_without_a_calibration_or_with_one_reaches_for_its_own_mode_s_fil
 
 
 def test_the_generic_reader_loads_only_the_generic_networks(broken_weights):
-    broken_weights(faces.CALIBRATED_MODEL_FILE, b"not a network")
+    broken_weights(detector.MODEL_FILE, b"not a network")
     frame = np.full((96, 128, 3), 120, np.uint8)
     assert read_roll(frame).dice == ()
     stages.forget_loaded_networks()
