@@ -279,7 +279,7 @@ class TestCommand:
     ) -> None:
         monkeypatch.setattr(doctor, "run_checks", lambda settings, state_dir: [])
         assert main(["doctor", "--config", str(self.example())]) == 0
-        assert "OK       weights   dice detectors, face classifiers and lean gauge installed" in (
+        assert "OK       weights   dice detectors, face classifier and lean gauge installed" in (
             capsys.readouterr().out
         )
         gone = [Path("/nowhere/face-classifier.onnx")]

@@ -72,4 +72,4 @@ def check_reader_weights(*, generic: bool = True) -> Check:
     except weights.WeightsUnreadable as error:
         return Check("weights", Status.FAIL, str(error), fix)
     return Check("weights", Status.OK,
-                 "dice detectors, face classifiers and lean gauge installed")
+                 "dice detectors, face classifier and lean gauge installed")
