@@ -38,10 +38,12 @@ class Candidate:
     def stages(self, *, calibrated: bool) -> Stages:
         """The stages of one mode: each network the candidate's own, else the mode's shipped."""
         files = mode_networks(calibrated=calibrated)
+        classifier = FaceClassifier(self.mode_file(files.classifier, faces.MODEL_FILE))
         return Stages(
             find_dice=Detector(self.mode_file(files.detector, detector.MODEL_FILE)).detect,
-            read_faces=FaceClassifier(self.mode_file(files.classifier, faces.MODEL_FILE)).read,
-            gauge_lean=LeanGauge(self.mode_file(files.gauge, lean.MODEL_FILE)).gauge)
+            read_faces=classifier.read,
+            gauge_lean=LeanGauge(self.mode_file(files.gauge, lean.MODEL_FILE)).gauge,
+            read_top_faces=classifier.read_top_faces)
 
     def mode_file(self, shipped_name: str, model_file: str) -> Path:
         """The file a mode reads for one network: the candidate's under the mode's shipped name,

@@ -55,7 +55,7 @@ from benchmarks.result_file import provenance
 from pi_reader.vision import detector, finding, reader
 from pi_reader.vision.calibration import Calibration, CalibrationError, calibrate
 from pi_reader.vision.detector import Box, Detection
-from pi_reader.vision.faces import FaceReading
+from pi_reader.vision.faces import Corners, FaceReading
 from pi_reader.vision.images import load_frame
 from pi_reader.vision.lean import Lean
 from pi_reader.vision.recorded import LabelledFrame, RecordedSet
@@ -105,15 +105,21 @@ Row = tuple[LabelledFrame, "np.ndarray | None", "Calibration | None", "Seen | No
 class Seen:
     """What the networks answered for one frame: every detection down to LOWEST_PEAK for each
     die side the detector was told (a calibrated frame's own and its closer look's), and the
-    face reading and lean of each box they were asked about."""
+    face reading and lean of each box they were asked about, and the top face's reading of
+    each lean's corners."""
 
     detections: dict[float | None, list[Detection]]
     faces: dict[tuple[int, ...], FaceReading]
     leans: dict[tuple[int, ...], Lean]
+    top_faces: dict[tuple[int, ...], FaceReading | None]
 
 
 def key(box: Box) -> tuple[int, ...]:
     return tuple(round(v * 4) for v in box)
+
+
+def corners_key(corners: Corners) -> tuple[int, ...]:
+    return key(tuple(v for corner in corners for v in corner))
 
 
 class Replayed:
@@ -131,8 +137,12 @@ class Replayed:
     def gauge_lean(self, frame: np.ndarray, boxes: list[Box]) -> list[Lean]:
         return [self.seen.leans[key(box)] for box in boxes]
 
+    def read_top_faces(self, frame: np.ndarray, corners: list[Corners]
+                       ) -> list[FaceReading | None]:
+        return [self.seen.top_faces[corners_key(quad)] for quad in corners]
+
     def stages(self) -> Stages:
-        return Stages(self.find_dice, self.read_faces, self.gauge_lean)
+        return Stages(self.find_dice, self.read_faces, self.gauge_lean, self.read_top_faces)
 
 
 def look(stages: Stages, image: np.ndarray, calibration: Calibration | None) -> Seen:
@@ -141,7 +151,7 @@ def look(stages: Stages, image: np.ndarray, calibration: Calibration | None) -> 
     reader.CLOSER_LOOK for a roll refused for missing dice only (see reader.read_roll)."""
     sides = ((None,) if calibration is None
              else (calibration.die_side_px, calibration.die_side_px / reader.CLOSER_LOOK))
-    seen = Seen({}, {}, {})
+    seen = Seen({}, {}, {}, {})
     for side in sides:
         with overridden(detector, "PEAK_THRESHOLD", LOWEST_PEAK), \
                 overridden(detector, "GENERIC_PEAK_THRESHOLD", LOWEST_PEAK):
@@ -149,7 +159,11 @@ def look(stages: Stages, image: np.ndarray, calibration: Calibration | None) -> 
         boxes = [d.box for d in found if key(d.box) not in seen.faces]
         seen.detections[side] = found
         seen.faces |= zip(map(key, boxes), stages.read_faces(image, boxes), strict=True)
-        seen.leans |= zip(map(key, boxes), stages.gauge_lean(image, boxes), strict=True)
+        leans = stages.gauge_lean(image, boxes)
+        seen.leans |= zip(map(key, boxes), leans, strict=True)
+        quads = [lean.corners for lean in leans]
+        seen.top_faces |= zip(map(corners_key, quads), stages.read_top_faces(image, quads),
+                              strict=True)
     return seen
 
 

@@ -69,6 +69,9 @@ class Die:
     box_side: float  # the box's longer side in crop pixels (CONTEXT_PX / 2)
     aspect: float  # the box's width / height
     label: int  # 1..6, UNREADABLE or NOT_A_DIE
+    # The corners (crop pixels, in turn) the lean gauge puts round the top face of the box, for
+    # the classifier's top-face patches (faces.top_face_patch); None until gauged.
+    top_face: np.ndarray | None = None
 
 
 def open_set(datasets: Path, path_or_name: str) -> RecordedSet:

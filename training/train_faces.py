@@ -12,7 +12,10 @@ qwixx-rendered frame) as a context crop, labelled with its value or, for a face 
 finder may wrongly box: squares of table, tray and distractors, boxes round two touching dice, and
 boxes round a part of a die (a close-up's pip). Each draw cuts the patch as the reader does
 (``faces.face_patch``) from a box moved and resized as the detector's boxes are, turned any way,
-and recoloured as another camera would.
+and recoloured as another camera would. A share of the draws (``--top-face-share``) is instead the
+top-face patch the reader reads of a die its box patch leaves in doubt (``faces.top_face_patch``):
+the corners the shipped lean gauge puts round the box's top face, each moved a little, warped
+square.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -29,7 +33,8 @@ from torch import nn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script or a module
 
-from pi_reader.vision import detector, faces
+from pi_reader.vision import detector, faces, lean, weights
+from pi_reader.vision.lean import LeanGauge
 from pi_reader.vision.types import box_contains
 from training import runs
 from training.data import (
@@ -46,6 +51,11 @@ from training.train_detector import recolour
 REAL_SHARE = {"real-d6-overhead": 0.15, "real-d6-gamedice": 0.2, "real-d6-fisheye": 0.15}
 BOX_SHIFT = 0.12  # the largest box centre error drawn, in box sides
 BOX_SCALE = (0.85, 1.3)  # the box sizes drawn, against the labelled box
+TOP_FACE_SHARE = 0.5  # the share of draws that are top-face patches (--top-face-share)
+# The corners are the gauge's, its own errors included; each is moved by a further Gaussian step
+# of this spread (in box sides), so that the classifier does not learn one gauge's habits. A
+# judgement, not a measurement: a sixth of the step between pips (a quarter of the side).
+CORNER_SHIFT = 0.04
 
 
 def conv(cin: int, cout: int, *, folded: bool = False) -> nn.Sequential:
@@ -171,6 +181,31 @@ def jittered_box(centre: float, side: float, aspect: float, rng: random.Random) 
     return (cx - w / 2, cy - h / 2, w, h)
 
 
+def gauged(dice: list[Die], gauge: LeanGauge) -> list[Die]:
+    """The dice with the corners the gauge puts round the top face of each one's box."""
+    out = []
+    for die in dice:
+        w, h = box_sides(die.box_side, die.aspect)
+        box = (CONTEXT_PX / 2 - w / 2, CONTEXT_PX / 2 - h / 2, w, h)
+        corners = np.array(gauge.gauge(die.crop, [box])[0].corners, np.float32)
+        out.append(replace(die, top_face=corners))
+    return out
+
+
+def draw_top_face(die: Die, rng: random.Random) -> np.ndarray | None:
+    """One top-face patch of ``die``: its gauged corners each moved by a Gaussian step of
+    CORNER_SHIFT of a side, taken from any corner either way round (a turn or a mirror), another
+    camera; None when the moved corners outline no face."""
+    assert die.top_face is not None
+    moved = die.top_face + np.array([[rng.gauss(0, CORNER_SHIFT * die.box_side)
+                                      for _ in range(2)] for _ in range(4)], np.float32)
+    moved = np.roll(moved, rng.randrange(4), axis=0)
+    if rng.random() < 0.5:
+        moved = moved[::-1]
+    patch = faces.top_face_patch(die.crop, tuple((float(x), float(y)) for x, y in moved))
+    return None if patch is None else recolour(patch, rng)
+
+
 def draw(die: Die, rng: random.Random) -> np.ndarray:
     """One training patch of ``die``: box error, any turn, another camera."""
     box = jittered_box(CONTEXT_PX / 2, die.box_side, die.aspect, rng)
@@ -186,17 +221,21 @@ def draw(die: Die, rng: random.Random) -> np.ndarray:
 
 
 class Sampler:
-    def __init__(self, sources: dict[str, list[Die]], rng: random.Random) -> None:
+    def __init__(self, sources: dict[str, list[Die]], rng: random.Random,
+                 top_face_share: float = 0.0) -> None:
         self.sources = {k: v for k, v in sources.items() if v}
         self.names, self.weights = runs.source_weights(list(self.sources), REAL_SHARE)
         self.rng = rng
+        self.top_face_share = top_face_share
 
     def batch(self, size: int) -> tuple[torch.Tensor, torch.Tensor]:
         patches, labels = [], []
         for _ in range(size):
             name = self.rng.choices(self.names, self.weights)[0]
             die = self.rng.choice(self.sources[name])
-            patches.append(draw(die, self.rng))
+            top_face = (draw_top_face(die, self.rng) if self.rng.random() < self.top_face_share
+                        else None)
+            patches.append(draw(die, self.rng) if top_face is None else top_face)
             labels.append(die.label)
         return (torch.from_numpy(faces.network_input(patches)),
                 torch.tensor(labels, dtype=torch.long))
@@ -269,6 +308,9 @@ def main(argv: list[str] | None = None) -> int:
                              "what it learnt before)")
     parser.add_argument("--head-only", action="store_true",
                         help="with --init-from: train the dense head only, keep the features")
+    parser.add_argument("--top-face-share", type=float, default=TOP_FACE_SHARE,
+                        help="the share of draws that are top-face patches, cut from the corners "
+                             "the shipped lean gauge puts round each die")
     run = runs.start("train_faces.py", parser, argv)
     args = run.args
     if args.head_only and args.init_from is None:
@@ -282,11 +324,14 @@ def main(argv: list[str] | None = None) -> int:
                + part_boxes(rows, crops_rng)
                + (mined_negatives(rows, args.mine_with) if args.mine_with else [])
                for name, rows in run.train_frames.items()}
+    if args.top_face_share > 0:
+        gauge = LeanGauge(weights.shipped(lean.MODEL_FILE))
+        sources = {name: gauged(dice, gauge) for name, dice in sources.items()}
     counts = {name: {str(label): sum(d.label == label for d in dice)
                      for label in range(faces.CLASS_COUNT)} for name, dice in sources.items()}
     print(counts, flush=True)
-    train(net, Sampler(sources, random.Random(args.seed)), args.steps, args.batch, args.lr,
-          head_only=args.head_only)
+    train(net, Sampler(sources, random.Random(args.seed), args.top_face_share), args.steps,
+          args.batch, args.lr, head_only=args.head_only)
     runs.finish(run, net, export, lambda: {
         "what": "top face of one die: not a die (0), 1..6, or a die nobody could read (7), "
                 f"from a {faces.INPUT_PX} px patch of {faces.PATCH_OF_BOX} x the box's longer side",
@@ -295,7 +340,9 @@ def main(argv: list[str] | None = None) -> int:
         "init_from": (None if args.init_from is None else
                       runs.init_from_card(args.init_from) | {"head_only": args.head_only}),
         "augmentation": {"box_shift_of_side": BOX_SHIFT, "box_scale": BOX_SCALE,
-                         "turn": "any angle (70 %), mirror (50 %)", "camera": "see recolour"},
+                         "turn": "any angle (70 %), mirror (50 %)", "camera": "see recolour",
+                         "top_face_share": args.top_face_share,
+                         "top_face_corner_shift_of_side": CORNER_SHIFT},
         "validation_on_label_boxes": validate(args.out, run.valid_frames),
     }, {"patches_by_class": counts, "source_shares": REAL_SHARE | {"generated": "the rest"}})
     return 0

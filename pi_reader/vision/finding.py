@@ -83,13 +83,14 @@ def trusted_value(face: FaceReading, *, calibrated: bool) -> int | None:
 
 def trusted_reading(face: FaceReading, *, calibrated: bool) -> FaceReading | None:
     """The reading of ``face`` whose value the reader may take: the face as first read when it
-    is sure, else its closer reading (from every quarter turn) when that one is sure, else None.
+    is sure, else its closer reading (from every quarter turn) when that one is sure, else its
+    top face's reading (warped square, from every turn) when that one is sure, else None.
     A closer look only ever turns a doubt into a value when all four turns agree on it; without
     a calibration a doubtful face is judged by its closer reading alone
     (GENERIC_DOUBT_FROM_EVERY_TURN). ``calibrated`` says which mode's thresholds hold."""
     confidence, agreement = value_thresholds(calibrated=calibrated)
     every_turn = not calibrated and GENERIC_DOUBT_FROM_EVERY_TURN and face.closer is not None
-    for reading in (face.closer,) if every_turn else (face, face.closer):
+    for reading in ((face.closer,) if every_turn else (face, face.closer)) + (face.top_face,):
         if (reading is not None and reading.value is not None
                 and reading.confidence >= confidence and reading.agreement >= agreement):
             return reading

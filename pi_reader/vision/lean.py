@@ -23,6 +23,7 @@ import numpy as np
 from pi_reader.vision import weights
 from pi_reader.vision.faces import (
     Box,
+    Corners,
     network_input,
     patch_side,
     square_corner,
@@ -54,7 +55,7 @@ CLOSER_TURNS = (1, 2, 3)
 class Lean:
     """A die's top face as the gauge sees it."""
 
-    corners: tuple[tuple[float, float], ...]  # the top face's corners in frame pixels, in turn
+    corners: Corners  # the top face's corners in frame pixels, in turn
     lean_deg: float  # how far the die leans from flat, as the network gauges it
 
     @property

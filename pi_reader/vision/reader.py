@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import replace
 
 import numpy as np
 
@@ -26,7 +27,7 @@ from pi_reader.vision.calibration_fit import calibration_mismatch
 from pi_reader.vision.detector import Detection
 from pi_reader.vision.faces import FaceReading
 from pi_reader.vision.finding import found_dice, trusted_reading
-from pi_reader.vision.lean import SURE_FLAT_DEG
+from pi_reader.vision.lean import SURE_FLAT_DEG, Lean
 from pi_reader.vision.stages import Stages, default_stages
 from pi_reader.vision.tray_grid import TrayView
 from pi_reader.vision.types import (
@@ -54,6 +55,16 @@ COCKED_LEAN_DEG = 6.0
 # wrong rolls of the generated generic scenes away and no readable die anywhere; lower cuts take
 # more wrong rolls away but more readable dice with them.
 GENERIC_COCKED_LEAN_DEG = 25.0
+# Whether a die whose box patch gives no sure value has its top face read as well, from the
+# corners the gauge puts round it warped square (faces.top_face_patch), in each mode (by
+# whether it is calibrated). A die seen at a slant shows its side faces' pips beside the top
+# one's in the box patch; warped square, its top face looks as it would from overhead. Chosen
+# for each mode on its validation rolls by its rule, training/choose_top_faces.py
+# (benchmarks/results/top_faces-*.json): calibrated, dice right dr2val 93.9 -> 94.4 %, dr8val
+# 88.6 -> 88.9 %, no silently wrong roll either way; generic, gamedice 61.7 -> 71.1 %, overhead
+# 90.7 -> 93.0 %, fisheye 96.5 -> 97.5 %, dr2valg 69.4 -> 74.8 % for 14 -> 22 silently wrong
+# generated rolls (within the rule's allowance; cocked dice the gauge sees flat, mostly).
+READ_TOP_FACES = {True: True, False: True}
 # A die the classifier calls unreadable whose box is this much larger (square root of its area)
 # than the calibrated die is leaning on something: a die lying flat shows its box within a
 # tenth of the calibrated one (the calibrated side is the median over the tray), one cocked
@@ -127,9 +138,13 @@ def _read(
     target size (see finding.found_dice)."""
     dice_found = found_dice(frame_bgr, stages, calibration.die_side_px if calibration else None,
                             look_closer=look_closer)
-    leaning = _leaning(frame_bgr, dice_found, stages, calibrated=calibration is not None)
-    cut = [calibration is not None and _cut_by_edge(found.box, frame_bgr.shape)
-           for found, _ in dice_found]
+    calibrated = calibration is not None
+    leans = list(stages.gauge_lean(frame_bgr, [d.box for d, _ in dice_found]))
+    leaning = _leaning(dice_found, leans, calibrated=calibrated)
+    cut = [calibrated and _cut_by_edge(found.box, frame_bgr.shape) for found, _ in dice_found]
+    if READ_TOP_FACES[calibrated]:
+        dice_found = _top_faces_read(frame_bgr, dice_found, leans, leaning, cut, stages,
+                                     calibrated=calibrated)
     expected = expected_colours(removed_set)
     dice = _read_dice(frame_bgr, dice_found, leaning, cut, calibration, expected)
     problems = quality.assess(
@@ -165,17 +180,32 @@ def _check_frame(frame: object) -> None:
         raise ValueError("a frame must be an 8-bit BGR image (height x width x 3), at least 16 px")
 
 
-def _leaning(frame: np.ndarray, dice_found: list[tuple[Detection, FaceReading]],
-             stages: Stages, *, calibrated: bool) -> list[bool]:
+def _leaning(dice_found: list[tuple[Detection, FaceReading]], leans: list[Lean], *,
+             calibrated: bool) -> list[bool]:
     """Whether each die is taken as not lying flat: the gauge sees it lean COCKED_LEAN_DEG or
     more (GENERIC_COCKED_LEAN_DEG without a calibration), or, with a calibration, two doubts
     meet: the gauge is not sure the die lies flat (lean.SURE_FLAT_DEG or more) and only the
     closer look from every turn gives its value (see :func:`_value_only_from_closer_look`)."""
     cut = COCKED_LEAN_DEG if calibrated else GENERIC_COCKED_LEAN_DEG
-    leans = stages.gauge_lean(frame, [d.box for d, _ in dice_found])
     return [g.lean_deg >= cut or (calibrated and g.lean_deg >= SURE_FLAT_DEG
                                   and _value_only_from_closer_look(face))
             for (_, face), g in zip(dice_found, leans, strict=True)]
+
+
+def _top_faces_read(frame: np.ndarray, dice_found: list[tuple[Detection, FaceReading]],
+                    leans: list[Lean], leaning: list[bool], cut: list[bool], stages: Stages, *,
+                    calibrated: bool) -> list[tuple[Detection, FaceReading]]:
+    """The dice with the top face read (faces.top_face_patch) of each die lying flat in view
+    whose value the box patch does not give surely."""
+    asked = [k for k, (_, face) in enumerate(dice_found)
+             if not leaning[k] and not cut[k] and trusted_reading(face, calibrated=calibrated)
+             is None]
+    tops = stages.read_top_faces(frame, [leans[k].corners for k in asked])
+    out = list(dice_found)
+    for k, top in zip(asked, tops, strict=True):
+        found, face = out[k]
+        out[k] = (found, replace(face, top_face=top))
+    return out
 
 
 def _value_only_from_closer_look(face: FaceReading) -> bool:

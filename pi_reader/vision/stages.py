@@ -1,11 +1,11 @@
-"""The three learnt stages the reader is built from, behind one small seam.
+"""The learnt stages the reader is built from, behind one small seam.
 
-Finding the dice (:mod:`detector`), reading a top face (:mod:`faces`) and gauging whether a die
-lies flat (:mod:`lean`) are networks; the reader and calibration reach them only through
-:class:`Stages`, so a test can put a double in their place (a finder that returns the labelled
-boxes, a face reader that answers what a test needs) without patching module globals. The
-networks themselves are loaded once per process (:func:`default_stages`) and run by ONNX Runtime
-(:mod:`weights`).
+Finding the dice (:mod:`detector`), reading a top face (:mod:`faces`, from the box or from the
+corners the gauge puts round it) and gauging whether a die lies flat (:mod:`lean`) are networks;
+the reader and calibration reach them only through :class:`Stages`, so a test can put a double
+in their place (a finder that returns the labelled boxes, a face reader that answers what a test
+needs) without patching module globals. The networks themselves are loaded once per process
+(:func:`default_stages`) and run by ONNX Runtime (:mod:`weights`).
 
 Each mode reads with its own networks (:data:`CALIBRATED_NETWORKS`, :data:`GENERIC_NETWORKS`):
 the appliance's overhead tray and a photo of any table ask different things of them, and the
@@ -23,7 +23,7 @@ import numpy as np
 
 from pi_reader.vision import detector, faces, lean, weights
 from pi_reader.vision.detector import Box, Detection, Detector
-from pi_reader.vision.faces import FaceClassifier, FaceReading
+from pi_reader.vision.faces import Corners, FaceClassifier, FaceReading
 from pi_reader.vision.lean import Lean, LeanGauge
 
 
@@ -40,6 +40,14 @@ class FaceReader(Protocol):
     def __call__(self, frame_bgr: np.ndarray, boxes: list[Box]) -> Sequence[FaceReading]: ...
 
 
+class TopFaceReader(Protocol):
+    """Reads the top face each four corners outline, warped square; None where they outline
+    no face."""
+
+    def __call__(self, frame_bgr: np.ndarray, corners: list[Corners]
+                 ) -> Sequence[FaceReading | None]: ...
+
+
 class LeanReader(Protocol):
     """Gauges the top face and lean of the die in each box of a frame, one per box, in order."""
 
@@ -53,6 +61,7 @@ class Stages:
     find_dice: DiceFinder
     read_faces: FaceReader
     gauge_lean: LeanReader
+    read_top_faces: TopFaceReader
 
 
 class StagesByMode(Protocol):
@@ -94,9 +103,10 @@ def default_stages(*, calibrated: bool) -> Stages:
     :class:`pi_reader.vision.weights.WeightsMissing` when their files are not installed.
     """
     files = mode_networks(calibrated=calibrated)
-    return Stages(find_dice=_detector(files.detector).detect,
-                  read_faces=_classifier(files.classifier).read,
-                  gauge_lean=_gauge(files.gauge).gauge)
+    classifier = _classifier(files.classifier)
+    return Stages(find_dice=_detector(files.detector).detect, read_faces=classifier.read,
+                  gauge_lean=_gauge(files.gauge).gauge,
+                  read_top_faces=classifier.read_top_faces)
 
 
 @cache

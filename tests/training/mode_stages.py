@@ -38,5 +38,6 @@ def stages_recording_frame_sides(seen: dict[bool, set[int]]) -> StagesByMode:
             seen.setdefault(calibrated, set()).add(frame.shape[0])
             return []
         return Stages(find_dice=find, read_faces=lambda frame, boxes: [],
-                      gauge_lean=lambda frame, boxes: [])
+                      gauge_lean=lambda frame, boxes: [],
+                      read_top_faces=lambda frame, corners: [])
     return by_mode

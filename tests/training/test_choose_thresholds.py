@@ -120,7 +120,8 @@ def test_a_calibrated_frame_is_seen_at_its_side_and_at_the_closer_look_as_the_re
         read.append(len(boxes))
         return [FaceReading(3, 0.9, 0.9, True) for _ in boxes]
 
-    stages = Stages(find, faces, lambda frame, boxes: [Lean(((0, 0),) * 4, 0.0) for _ in boxes])
+    stages = Stages(find, faces, lambda frame, boxes: [Lean(((0, 0),) * 4, 0.0) for _ in boxes],
+                    lambda frame, corners: [None for _ in corners])
     calibration = Calibration(30.0, {}, (100, 100), ())
     seen = choose.look(stages, FRAME, calibration)
     assert asked == [30.0, 30.0 / reader.CLOSER_LOOK]
@@ -137,7 +138,8 @@ def test_the_rolls_of_a_refused_calibration_are_refused_calibrated_rolls(tmp_pat
     (root / "a00004").mkdir()
     for name in ("calibration", "roll_001"):
         cv2.imwrite(str(root / "a00004" / f"{name}.jpg"), np.full((64, 64, 3), 128, np.uint8))
-    blind = Stages(lambda frame, side=None: [], lambda frame, boxes: [], lambda frame, boxes: [])
+    blind = Stages(lambda frame, side=None: [], lambda frame, boxes: [], lambda frame, boxes: [],
+                   lambda frame, corners: [])
     rows = choose.collect([(load_recorded_set(root), None)],
                           stages=lambda *, calibrated: blind)
     assert list(rows) == ["dr-test calibrated"]  # not a generic set of its own

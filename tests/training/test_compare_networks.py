@@ -66,7 +66,7 @@ def test_a_scene_whose_calibration_is_refused_is_refused_with_no_die_read(tmp_pa
         (root / "a00004").mkdir(exist_ok=True)
         cv2.imwrite(str(root / "a00004" / f"{name}.jpg"), grey)
     blind = Stages(find_dice=lambda frame, side=None: [], read_faces=lambda frame, boxes: [],
-                   gauge_lean=lambda frame, boxes: [])
+                   gauge_lean=lambda frame, boxes: [], read_top_faces=lambda frame, corners: [])
     read = compare_networks.read_sets(lambda *, calibrated: blind,
                                       [(load_recorded_set(root), None)])
     # No dice, so the calibration is refused: the appliance asks for a new one and takes no roll.

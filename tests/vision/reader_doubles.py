@@ -14,7 +14,7 @@ import numpy as np
 from pi_reader.vision import colour
 from pi_reader.vision.calibration import Calibration, empty_tray_grid
 from pi_reader.vision.detector import Box, Detection
-from pi_reader.vision.faces import UNREADABLE, FaceReading
+from pi_reader.vision.faces import UNREADABLE, Corners, FaceReading
 from pi_reader.vision.lean import Lean
 from pi_reader.vision.recorded import LabelledDie, LabelledFrame
 from pi_reader.vision.stages import Stages
@@ -44,16 +44,20 @@ def label_stages(
     extra: Sequence[tuple[Box, FaceReading]] = (),
     extra_score: float = 0.6,
     leans: dict[int, float] | None = None,
+    top_faces: dict[int, FaceReading] | None = None,
 ) -> Stages:
     """Stages that find exactly ``dice`` (and ``extra`` boxes, at the detector's score
     ``extra_score``) and read their labelled values; ``faces`` replaces the reading of the dice
-    at those indices, ``leans`` gives the lean the gauge sees of them (else flat)."""
+    at those indices, ``leans`` gives the lean the gauge sees of them (else flat), ``top_faces``
+    the reading of their top faces warped square (else the corners outline no face)."""
     found = [Detection(d.box, 0.9) for d in dice] + [Detection(b, extra_score) for b, _ in extra]
     readings = [sure(d.value) for d in dice] + [f for _, f in extra]
     for index, face in (faces or {}).items():
         readings[index] = face
     by_box = {int_box(d.box): r for d, r in zip(found, readings, strict=True)}
     lean_by_box = {int_box(d.box): (leans or {}).get(k, 0.0) for k, d in enumerate(found)}
+    top_by_corners = {flat(d.box).corners: (top_faces or {}).get(k)
+                      for k, d in enumerate(found)}
 
     def find_dice(frame: np.ndarray, die_side_px: float | None = None) -> list[Detection]:
         return list(found)
@@ -64,7 +68,11 @@ def label_stages(
     def gauge_lean(frame: np.ndarray, boxes: list[Box]) -> list[Lean]:
         return [flat(box, lean_by_box[int_box(box)]) for box in boxes]
 
-    return Stages(find_dice=find_dice, read_faces=read_faces, gauge_lean=gauge_lean)
+    def read_top_faces(frame: np.ndarray, corners: list[Corners]) -> list[FaceReading | None]:
+        return [top_by_corners[quad] for quad in corners]
+
+    return Stages(find_dice=find_dice, read_faces=read_faces, gauge_lean=gauge_lean,
+                  read_top_faces=read_top_faces)
 
 
 def label_calibration(frame: LabelledFrame, image: np.ndarray) -> Calibration:

@@ -98,6 +98,7 @@ CONSTANTS = [
     (detector, "GENERIC_PEAK_THRESHOLD"),
     (detector, "SAME_DIE"),
     (faces, "PATCH_OF_BOX"),
+    (faces, "TOP_FACE_OF_PATCH"),
 ]
 
 
@@ -150,6 +151,13 @@ def test_the_shipped_thresholds_are_what_the_chooser_chose(mode, knob, module, n
 def test_the_closer_look_at_a_roll_short_of_dice_is_what_its_chooser_chose():
     result = json.loads((CHOSEN_THRESHOLDS.parent / "closer_look.json").read_text())
     assert result["figures"]["chosen"]["calibrated"]["closer_look"] == reader.CLOSER_LOOK
+
+
+@pytest.mark.parametrize("mode", ["calibrated", "generic"])
+def test_each_mode_reads_top_faces_as_its_chooser_chose(mode):
+    result = json.loads((CHOSEN_THRESHOLDS.parent / f"top_faces-{mode}.json").read_text())
+    chosen = result["figures"]["chosen"][mode]["read_top_faces"]
+    assert bool(chosen) is reader.READ_TOP_FACES[mode == "calibrated"]
 
 
 def test_the_share_of_a_die_past_the_edge_that_cuts_it_is_what_its_chooser_chose():

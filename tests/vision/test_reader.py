@@ -282,3 +282,42 @@ def test_a_calibrated_read_counts_a_die_found_twice_instead(datasets_dir, s05):
     twice = (side_face_box(frame.dice[0].box, 0.7), sure(frame.dice[0].value))
     _, reading = read(datasets_dir, "s05/roll_001.jpg", s05, extra=[twice])
     assert not reading.ok and len(reading.dice) == len(frame.dice) + 1
+
+
+@pytest.mark.parametrize("calibrated", [True, False])
+def test_a_doubtful_die_is_read_from_its_top_face_warped_square(datasets_dir, s05, calibrated):
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    doubtful = FaceReading(frame.dice[0].value, 0.6, 0.5, True)
+    top_face = sure(frame.dice[0].value)
+    _, reading = read(datasets_dir, "s05/roll_001.jpg", s05 if calibrated else None,
+                      faces={0: doubtful}, top_faces={0: top_face})
+    assert reading.ok, reading.problems
+    assert next(d for d in reading.dice if d.box == int_box(frame.dice[0].box)).value == (
+        frame.dice[0].value)
+
+
+@pytest.mark.parametrize("top_face", [None, FaceReading(3, 0.6, 0.5, True), sure(None)])
+def test_a_top_face_that_is_not_read_surely_leaves_the_die_refused(datasets_dir, top_face):
+    _, reading = read(datasets_dir, "s05/roll_001.jpg", None,
+                      faces={0: FaceReading(3, 0.6, 0.5, True)},
+                      top_faces={} if top_face is None else {0: top_face})
+    assert [p.kind for p in reading.problems] == [ProblemKind.UNREADABLE_VALUE]
+
+
+def test_the_top_face_of_a_leaning_die_is_not_read(datasets_dir):
+    # Warped square, a cocked die's top face looks like a flat one's: its lean is what refuses it.
+    _, reading = read(datasets_dir, "s05/roll_001.jpg", None,
+                      faces={0: FaceReading(3, 0.6, 0.5, True)}, top_faces={0: sure(3)},
+                      leans={0: reader.GENERIC_COCKED_LEAN_DEG + 1})
+    assert [p.kind for p in reading.problems] == [ProblemKind.COCKED_DIE]
+
+
+@pytest.mark.parametrize("calibrated", [True, False])
+def test_each_mode_reads_top_faces_only_when_its_switch_says(datasets_dir, s05, monkeypatch,
+                                                              calibrated):
+    monkeypatch.setitem(reader.READ_TOP_FACES, calibrated, False)
+    frame = labelled(datasets_dir, SET, "s05/roll_001.jpg")
+    _, reading = read(datasets_dir, "s05/roll_001.jpg", s05 if calibrated else None,
+                      faces={0: FaceReading(frame.dice[0].value, 0.6, 0.5, True)},
+                      top_faces={0: sure(frame.dice[0].value)})
+    assert [p.kind for p in reading.problems] == [ProblemKind.UNREADABLE_VALUE]
