@@ -51,7 +51,6 @@ from training.train_detector import recolour
 REAL_SHARE = {"real-d6-overhead": 0.15, "real-d6-gamedice": 0.2, "real-d6-fisheye": 0.15}
 BOX_SHIFT = 0.12  # the largest box centre error drawn, in box sides
 BOX_SCALE = (0.85, 1.3)  # the box sizes drawn, against the labelled box
-TOP_FACE_SHARE = 0.5  # the share of draws that are top-face patches (--top-face-share)
 # The corners are the gauge's, its own errors included; each is moved by a further Gaussian step
 # of this spread (in box sides), so that the classifier does not learn one gauge's habits. A
 # judgement, not a measurement: a sixth of the step between pips (a quarter of the side).
@@ -308,9 +307,10 @@ def main(argv: list[str] | None = None) -> int:
                              "what it learnt before)")
     parser.add_argument("--head-only", action="store_true",
                         help="with --init-from: train the dense head only, keep the features")
-    parser.add_argument("--top-face-share", type=float, default=TOP_FACE_SHARE,
+    parser.add_argument("--top-face-share", type=float, default=0.0,
                         help="the share of draws that are top-face patches, cut from the corners "
-                             "the shipped lean gauge puts round each die")
+                             "the shipped lean gauge puts round each die (none by default, as "
+                             "the shipped classifier was trained)")
     run = runs.start("train_faces.py", parser, argv)
     args = run.args
     if args.head_only and args.init_from is None:
