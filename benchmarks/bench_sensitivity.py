@@ -203,10 +203,13 @@ def read_sets(
 
 
 def validation_sets(datasets: Path, renders: Path) -> list[tuple[str, RecordedSet, bool]]:
+    """The real sets' validation splits and those of the generated sets under ``renders`` that
+    have validation rolls (a set rendered for training only has none, and no figure to give)."""
     sets = [(name, select(shared_set(datasets, name), "validation"), False) for name in REAL_SETS]
     for folder in generated_sets(renders):
-        sets.append((f"generated:{folder.name}", select(load_recorded_set(folder), "validation"),
-                     True))
+        validation = select(load_recorded_set(folder), "validation")
+        if any(True for _ in validation.rolls()):
+            sets.append((f"generated:{folder.name}", validation, True))
     return sets
 
 

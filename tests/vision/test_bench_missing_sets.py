@@ -19,3 +19,17 @@ def test_a_missing_set_is_named_in_the_usage_message(main, argv, said, tmp_path,
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err
+
+
+def test_a_generated_set_without_validation_rolls_gives_no_figures(datasets_dir, tmp_path):
+    # Scene 10 is a training scene, scene 4 a validation one (training/splits.py).
+    from tests.training.test_splits import generated_set
+
+    for folder, scene in (("train-only", "a00010"), ("with-validation", "a00004")):
+        (tmp_path / folder).mkdir()
+        generated_set(tmp_path / folder, [scene])
+    read = {folder: [name for name, _, _ in
+                     bench_sensitivity.validation_sets(datasets_dir, tmp_path / folder)]
+            for folder in ("train-only", "with-validation")}
+    assert read["train-only"] == list(bench_sensitivity.REAL_SETS)
+    assert read["with-validation"] == [*bench_sensitivity.REAL_SETS, "generated:dr-test"]

@@ -172,6 +172,12 @@ def test_a_large_top_face_keeps_its_pips_when_shrunk_to_the_patch():
     assert np.abs(patch.astype(int) - averaged.astype(int)).mean() < 1
 
 
+def test_a_top_face_4_px_across_or_more_is_warped():
+    # faces.LEAST_TOP_FACE_AREA (16 px squared): at double it a 5 px face would not be.
+    assert faces.top_face_patch(FRAME, ((10.0, 10.0), (15.0, 10.0), (15.0, 15.0),
+                                        (10.0, 15.0))) is not None
+
+
 @pytest.mark.parametrize("corners", [
     ((10.0, 10.0), (20.0, 20.0), (30.0, 30.0), (40.0, 40.0)),  # on a line
     ((10.0, 10.0), (13.0, 10.0), (13.0, 13.0), (10.0, 13.0)),  # under LEAST_TOP_FACE_AREA
