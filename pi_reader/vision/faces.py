@@ -208,14 +208,14 @@ def _square(frame_bgr: np.ndarray, left: int, top: int, side: int) -> np.ndarray
 
 def top_face_patch(frame_bgr: np.ndarray, corners: Corners) -> np.ndarray | None:
     """The INPUT_PX square patch with the quadrilateral ``corners`` warped square into its
-    middle, TOP_FACE_OF_PATCH of its side; None when the corners outline less than
-    LEAST_TOP_FACE_AREA or no convex face, or reach past the frame's edge (the face's pips
-    there would be made up of the edge's pixels repeated: on a validation scene a white die
+    middle, TOP_FACE_OF_PATCH of its side; None when the corners are not all numbers, outline
+    less than LEAST_TOP_FACE_AREA or no convex face, or reach past the frame's edge (the face's
+    pips there would be made up of the edge's pixels repeated: on a validation scene a white die
     half outside the frame was read a 2 so). The warp is made up to MOST_SUPERSAMPLING times
     finer than the patch and averaged down, so each patch pixel is the mean of the face's."""
     quad = np.asarray(corners, np.float32).reshape(4, 2)
     height, width = frame_bgr.shape[:2]
-    if (cv2.contourArea(quad) < LEAST_TOP_FACE_AREA
+    if (not np.isfinite(quad).all() or cv2.contourArea(quad) < LEAST_TOP_FACE_AREA
             or not cv2.isContourConvex(quad.reshape(4, 1, 2))
             or quad.min() < 0 or quad[:, 0].max() > width or quad[:, 1].max() > height):
         return None

@@ -184,6 +184,7 @@ def test_a_top_face_4_px_across_or_more_is_warped():
     ((10.0, 10.0), (50.0, 50.0), (50.0, 10.0), (10.0, 50.0)),  # crossed: no face's outline
     ((-5.0, 10.0), (30.0, 10.0), (30.0, 40.0), (-5.0, 40.0)),  # past the frame's left edge
     ((170.0, 170.0), (201.0, 170.0), (201.0, 190.0), (170.0, 190.0)),  # past its right edge
+    ((10.0, 10.0), (float("nan"), 10.0), (50.0, 50.0), (10.0, 50.0)),  # a broken network's
 ])
 def test_corners_that_outline_no_face_give_no_patch_and_no_reading(corners):
     assert faces.top_face_patch(FRAME, corners) is None
