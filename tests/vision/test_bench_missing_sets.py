@@ -6,6 +6,8 @@ import pytest
 
 from benchmarks import bench_closeup, bench_robustness, bench_sensitivity
 
+from ..training.test_splits import generated_set
+
 
 @pytest.mark.parametrize(("main", "argv", "said"), [
     (bench_sensitivity.main, ["--constants", "reader.COCKED_LEAN_DEG"],
@@ -23,8 +25,6 @@ def test_a_missing_set_is_named_in_the_usage_message(main, argv, said, tmp_path,
 
 def test_a_generated_set_without_validation_rolls_gives_no_figures(datasets_dir, tmp_path):
     # Scene 10 is a training scene, scene 4 a validation one (training/splits.py).
-    from tests.training.test_splits import generated_set
-
     for folder, scene in (("train-only", "a00010"), ("with-validation", "a00004")):
         (tmp_path / folder).mkdir()
         generated_set(tmp_path / folder, [scene])
