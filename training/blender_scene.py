@@ -92,6 +92,10 @@ HUDDLE_THROWS = 0.3
 # another's side) to loose (most touch one neighbour).
 HUDDLE_AREA_PER_DIE = (1.8, 3.0)
 PEN_SIDES = 8  # an octagon: dice settle against its walls at any yaw, not squared to a box
+# The walls no camera sees: the four keepers round the dice area and the huddle's pen. A ray
+# crosses each such box at most twice (in and out), so it meets what it looks for within
+# 2 * INVISIBLE_WALLS + 1 hits.
+INVISIBLE_WALLS = 4 + PEN_SIDES
 # Two dice touch when this share of a side or less lies between them (the simulation leaves
 # resting dice a collision margin apart; rounded edges keep corners off the outline).
 TOUCH_GAP = 0.04
@@ -787,10 +791,13 @@ class Scene:
 
     def _seen(self, depsgraph, eye: Vector, point: Vector, obj, size: float) -> bool:
         """Whether the camera sees ``point`` on ``obj``: the first thing a ray from the camera
-        meets that a camera can see (the invisible walls are skipped) is that die, there."""
+        meets that a camera can see (the invisible walls are skipped) is that die, there.
+        Version 5 gave up after 8 hits: a ray down into a corner of the huddle's pen, where its
+        walls cross, through a keeper met 8 invisible walls first, and faces in plain view were
+        labelled "pips hidden from the camera"."""
         origin = eye.copy()
         direction = (point - eye).normalized()
-        for _ in range(8):
+        for _ in range(2 * INVISIBLE_WALLS + 1):
             remaining = (point - origin).length + 0.3 * size
             hit, location, _, _, hit_obj, _ = self.scene.ray_cast(depsgraph, origin, direction,
                                                                    distance=remaining)

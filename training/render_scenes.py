@@ -83,11 +83,14 @@ REFUSE_CLIPPED_SHARE = 0.5
 # another value (a two whose middle is hidden may be a three); 5: 30 % of throws are huddles
 # (the dice dropped into an invisible pen a few dice wide, so they settle pressed together),
 # and a die is ``touching`` when no gap of 4 % of a side lies between it and another (4 asked
-# for centres within 1.08 sides, which only dice squared face to face meet).
-GENERATOR_VERSION = 5
+# for centres within 1.08 sides, which only dice squared face to face meet); 6: a place on a
+# face is seen through any number of invisible walls (5 gave up after 8, and labelled faces in
+# plain view in a corner of a huddle's pen "pips hidden from the camera").
+GENERATOR_VERSION = 6
 # The last commit of each earlier version: a set that version began is resumed from a checkout
 # of it (git worktree add), since it is never resumed by another.
-LAST_COMMIT_OF_VERSION = {1: "34e6b84", 2: "2bd2e67", 3: "695641c", 4: "b5decf5"}
+LAST_COMMIT_OF_VERSION = {1: "34e6b84", 2: "2bd2e67", 3: "695641c", 4: "b5decf5",
+                          5: "5de07dd"}
 PARAMETER_RANGES = {
     "die_mm": [12, 20], "rounding": [0.05, 0.2], "pip_radius_of_side": [0.065, 0.105],
     "pips": ["drilled 60 %", "painted 40 %"], "finish": "matte to glossy (0..1, skewed matte)",
