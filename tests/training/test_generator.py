@@ -164,6 +164,16 @@ def test_huddled_dice_end_against_each_other_more_often_than_thrown_ones():
     assert huddled / huddles > 2 * thrown / throws
 
 
+def test_a_face_is_seen_through_every_invisible_wall_and_not_behind_a_visible_one():
+    # Version 5 gave up after 8 invisible walls: faces in plain view in a corner of a huddle's
+    # pen were labelled "pips hidden from the camera".
+    script = Path(__file__).with_name("blender_seen_check.py")
+    done = subprocess.run(["blender", "-b", "--factory-startup", "-P", str(script)],
+                          capture_output=True, text=True, timeout=300, check=True)
+    assert "seen through every invisible wall: True" in done.stdout, done.stdout
+    assert "seen behind a visible box: False" in done.stdout, done.stdout
+
+
 def test_a_frame_is_refused_as_overexposed_only_where_it_is_clipped_white():
     # A bright magenta felt clips red and blue but keeps its green: dice on it are readable.
     felt = np.zeros((60, 80, 3), dtype=np.uint8)
