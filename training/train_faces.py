@@ -232,7 +232,10 @@ class Sampler:
         for _ in range(size):
             name = self.rng.choices(self.names, self.weights)[0]
             die = self.rng.choice(self.sources[name])
-            top_face = (draw_top_face(die, self.rng) if self.rng.random() < self.top_face_share
+            # The share is asked of the generator only when there is one: without top-face
+            # draws the stream of draws is the one the shipped classifier was trained on.
+            top_face = (draw_top_face(die, self.rng)
+                        if self.top_face_share > 0 and self.rng.random() < self.top_face_share
                         else None)
             patches.append(draw(die, self.rng) if top_face is None else top_face)
             labels.append(die.label)
