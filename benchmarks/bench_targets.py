@@ -205,6 +205,22 @@ def generated_sets(renders: Path) -> list[Path]:
     return [f for f in folders if (f / "labels.jsonl").is_file() and is_generated(f)]
 
 
+def test_splits(found: list[Path], skipped: list[dict[str, str]]
+                ) -> list[tuple[Path, RecordedSet]]:
+    """The test split of each generated set that has one; a set rendered without test scenes
+    (a validation or training render) is added to ``skipped``, so that it is reported as not
+    measured rather than as a set read with no wrong roll."""
+    out = []
+    for folder in found:
+        recorded = select(load_recorded_set(folder), "test")
+        if recorded.frames:
+            out.append((folder, recorded))
+            continue
+        skipped.append({"set": f"{GENERATED}:{folder}", "why": "no test scenes rendered"})
+        print(f"generated test split of {folder}: skipped, no test scenes rendered")
+    return out
+
+
 def generic_1024_timings(datasets: Path) -> Timings:
     """The rolls of qwixx-rendered read in the generic mode: the 1024x768 generic speed."""
     timings = Timings()
@@ -336,8 +352,7 @@ def main(argv: list[str] | None = None) -> int:
                             f"(--renders DIR or ${RENDERS_ENV})"})
             print(f"generated test split: skipped, no generated set under {args.renders} "
                   f"(give --renders DIR or set {RENDERS_ENV})")
-        for folder in found:
-            recorded = select(load_recorded_set(folder), "test")
+        for folder, recorded in test_splits(found, skipped):
             # Their frames are of two sizes and modes: timed apart from the shared sets'.
             figures = read_set(recorded, True, Timings())
             sets.append({"set": f"{GENERATED}:{folder}", "split": "test",
