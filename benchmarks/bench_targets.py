@@ -205,8 +205,8 @@ def generated_sets(renders: Path) -> list[Path]:
     return [f for f in folders if (f / "labels.jsonl").is_file() and is_generated(f)]
 
 
-def test_splits(found: list[Path], skipped: list[dict[str, str]]
-                ) -> list[tuple[Path, RecordedSet]]:
+def generated_test_splits(found: list[Path], skipped: list[dict[str, str]]
+                          ) -> list[tuple[Path, RecordedSet]]:
     """The test split of each generated set that has one; a set rendered without test scenes
     (a validation or training render) is added to ``skipped``, so that it is reported as not
     measured rather than as a set read with no wrong roll."""
@@ -352,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
                             f"(--renders DIR or ${RENDERS_ENV})"})
             print(f"generated test split: skipped, no generated set under {args.renders} "
                   f"(give --renders DIR or set {RENDERS_ENV})")
-        for folder, recorded in test_splits(found, skipped):
+        for folder, recorded in generated_test_splits(found, skipped):
             # Their frames are of two sizes and modes: timed apart from the shared sets'.
             figures = read_set(recorded, True, Timings())
             sets.append({"set": f"{GENERATED}:{folder}", "split": "test",

@@ -34,7 +34,7 @@ def test_a_generated_set_without_test_scenes_is_skipped_not_read(tmp_path, capsy
         generated_set(tmp_path / folder, [scene])
     found = [tmp_path / "train-only" / "dr-test", tmp_path / "with-test" / "dr-test"]
     skipped: list[dict[str, str]] = []
-    splits = bench_targets.test_splits(found, skipped)
+    splits = bench_targets.generated_test_splits(found, skipped)
     assert [folder for folder, _ in splits] == [found[1]]
     assert skipped == [{"set": f"generated:{found[0]}", "why": "no test scenes rendered"}]
     assert "no test scenes rendered" in capsys.readouterr().out
