@@ -11,7 +11,9 @@ and resizes its box as the detector's boxes are, and recolours it as another cam
 cocked dice are drawn for a share of each batch, since a tray rarely leaves one, and flat dice
 pressed against another (the renderer's ``touching``) for another share when asked
 (``--touching-share``): the neighbour's side face in their patch is what the gauge takes for a
-lean.
+lean. A gauge taught on from another (``--init-from``) may also be shown, for a share of each
+batch (``--doubted-share``), the flat dice that gauge already sees leaning: its own false alarms,
+the dice that refuse readable rolls.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ BOX_IN_CROP = 64.0  # the box's longer side in crop pixels
 CROP_PX = round(CROP_OF_BOX * BOX_IN_CROP)
 COCKED_SHARE = 0.25  # of each batch, drawn from the cocked dice (by default; --cocked-share)
 TOUCHING_SHARE = 0.0  # of each batch, drawn from flat dice touching another (--touching-share)
+DOUBTED_SHARE = 0.0  # of each batch, from flat dice the starting gauge doubts (--doubted-share)
 LEAN_WEIGHT = 4.0  # the lean's loss against the corners' (patch sides; --lean-weight)
 
 
@@ -175,21 +178,38 @@ def loss_of(out: torch.Tensor, want: torch.Tensor, lean_weight: float) -> torch.
     return corner_loss + lean_weight * lean_loss
 
 
-def train(net: LeanNet, dice: list[GaugedDie], args: argparse.Namespace,
-          rng: random.Random) -> None:
+def doubted_flat(dice: list[GaugedDie], model: Path) -> list[GaugedDie]:
+    """The flat dice that the gauge in ``model`` sees leaning lean.SURE_FLAT_DEG or more on
+    their labelled boxes, as the reader gauges them (every turn averaged when doubtful)."""
+    gauge = lean.LeanGauge(model)
+    return [d for d in dice if not d.cocked
+            and gauge.gauge(d.crop, [label_box(d)])[0].lean_deg >= lean.SURE_FLAT_DEG]
+
+
+def label_box(die: GaugedDie) -> faces.Box:
+    """The die's labelled box in its crop."""
+    w, h = box_sides(BOX_IN_CROP, die.aspect)
+    return (CROP_PX / 2 - w / 2, CROP_PX / 2 - h / 2, w, h)
+
+
+def train(net: LeanNet, dice: list[GaugedDie], doubted: list[GaugedDie],
+          args: argparse.Namespace, rng: random.Random) -> None:
     """``args.steps`` of AdamW on a warmed-up cosine schedule, ``args.cocked_share`` of each
-    batch cocked and ``args.touching_share`` flat against another die."""
+    batch cocked, ``args.touching_share`` flat against another die and ``args.doubted_share``
+    from the ``doubted`` flat dice."""
     cocked = [d for d in dice if d.cocked]
     flat = [d for d in dice if not d.cocked]
     touching = [d for d in dice if d.flat_against_another]
 
     def pool() -> list[GaugedDie]:
-        # One draw decides the pool, so a run without a touching share draws as before.
+        # One draw decides the pool, so a run without the later shares draws as before.
         share = rng.random()
         if cocked and share < args.cocked_share:
             return cocked
         if touching and share < args.cocked_share + args.touching_share:
             return touching
+        if doubted and share < args.cocked_share + args.touching_share + args.doubted_share:
+            return doubted
         return flat
 
     net.train()
@@ -222,9 +242,7 @@ def validate(model: Path, generated: dict[str, list[GaugedDie]],
     gauge = lean.LeanGauge(model)
     figures: dict[str, dict[str, Any]] = {}
     for name, dice in generated.items():
-        boxes = [(CROP_PX / 2 - w / 2, CROP_PX / 2 - h / 2, w, h) for w, h in
-                 (box_sides(BOX_IN_CROP, d.aspect) for d in dice)]
-        got = [gauge.gauge(d.crop, [box])[0] for d, box in zip(dice, boxes, strict=True)]
+        got = [gauge.gauge(d.crop, [label_box(d)])[0] for d in dice]
         figures[name] = {kind: _spread([g for g, d in zip(got, dice, strict=True) if of_kind(d)])
                          for kind, of_kind in VALIDATION_KINDS.items()}
     for name, frames in real.items():
@@ -254,6 +272,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the share of each batch drawn from the cocked dice")
     parser.add_argument("--touching-share", type=float, default=TOUCHING_SHARE,
                         help="the share of each batch drawn from flat dice touching another")
+    parser.add_argument("--doubted-share", type=float, default=DOUBTED_SHARE,
+                        help="the share of each batch drawn from the flat dice the --init-from "
+                             "gauge sees leaning (its false alarms)")
     parser.add_argument("--lean-weight", type=float, default=LEAN_WEIGHT,
                         help="the lean's loss against the corners'")
     parser.add_argument("--init-from", type=Path,
@@ -263,6 +284,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(given)
     if not args.generated:
         parser.error("the gauge learns from generated scenes: give --generated")
+    if args.doubted_share and not args.init_from:
+        parser.error("--doubted-share needs --init-from: the doubted dice are its gauge's")
     runs.seed_everything(args)  # before a fresh net draws its first weights
     try:
         net = from_onnx(args.init_from) if args.init_from else LeanNet()
@@ -292,8 +315,10 @@ def main(argv: list[str] | None = None) -> int:
                      "(their train split, within --scenes)")
     cocked = sum(d.cocked for d in train_dice)
     touching = sum(d.flat_against_another for d in train_dice)
-    print(f"{len(train_dice)} dice, {cocked} cocked, {touching} flat against another", flush=True)
-    train(net, train_dice, args, random.Random(args.seed))
+    doubted = doubted_flat(train_dice, args.init_from) if args.doubted_share else []
+    print(f"{len(train_dice)} dice, {cocked} cocked, {touching} flat against another, "
+          f"{len(doubted)} flat doubted", flush=True)
+    train(net, train_dice, doubted, args, random.Random(args.seed))
     run = runs.Run("train_lean.py", given, args, train_frames, {},
                    {f.name: n for f, n in zip(args.generated, limits, strict=True)}, started)
     runs.finish(run, net, export, lambda: {
@@ -306,11 +331,12 @@ def main(argv: list[str] | None = None) -> int:
         "augmentation": {"box_shift_of_side": BOX_SHIFT, "box_scale": BOX_SCALE,
                          "turn": "any angle, mirror (50 %)", "camera": "see recolour",
                          "cocked_share": args.cocked_share,
-                         "touching_share": args.touching_share},
+                         "touching_share": args.touching_share,
+                         "doubted_share": args.doubted_share},
         "lean_weight": args.lean_weight,
         "validation_on_label_boxes": validate(args.out, valid, real),
     }, {"dice": len(train_dice), "cocked": cocked, "cocked_above_deg": MAX_LEAN_DEG,
-        "flat_touching": touching})
+        "flat_touching": touching, "flat_doubted": len(doubted)})
     return 0
 
 
