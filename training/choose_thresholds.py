@@ -82,16 +82,17 @@ SILENT_NOISE = 1
 # Without a calibration no count check catches a missed or invented die, and the generic
 # validation splits hold some 400 rolls: the same allowance, one roll in sixty of them.
 ROLLS_PER_SILENT_NOISE = 60
+# What each mode's rule weighs once the silently wrong rolls are within its allowance.
+RULE_AFTER_SILENT = (
+    "then the most dice right less three times the dice misread and invented (rates, mean over "
+    "the {mode} validation sets), then the fewest refused readable rolls, then the stricter "
+    "thresholds")
 CALIBRATED_RULE = (
     "silently wrong calibrated validation rolls at most one above the fewest any combination "
-    "reaches, then the most dice right less three times the dice misread and invented (rates, "
-    "mean over the calibrated validation sets), then the fewest refused readable rolls, then the "
-    "stricter thresholds")
+    "reaches, " + RULE_AFTER_SILENT.format(mode="calibrated"))
 GENERIC_RULE = (
     "silently wrong generic validation rolls at most one in sixty of them above the fewest any "
-    "combination reaches, then the most dice right less three times the dice misread and "
-    "invented (rates, mean over the generic validation sets), then the fewest refused readable "
-    "rolls, then the stricter thresholds")
+    "combination reaches, " + RULE_AFTER_SILENT.format(mode="generic"))
 RULES = {"calibrated": CALIBRATED_RULE, "generic": GENERIC_RULE}
 SHIPPED_NETWORKS = dict.fromkeys(NETWORK_FILES, "shipped")
 MODES = tuple(RULES)
@@ -341,12 +342,13 @@ def rank(entry: dict[str, Any], calibrated: bool, fewest_silently_wrong: int, no
             -entry["peak_threshold"], -entry.get("doubt_from_every_turn", False))
 
 
-def rule_order(table: list[dict[str, Any]], calibrated: bool
+def rule_order(table: list[dict[str, Any]], calibrated: bool, noise: int | None = None
                ) -> Callable[[dict[str, Any]], tuple[float, ...]]:
     """The mode's rule as a sort key over ``table``'s entries: the fewest silently wrong rolls
-    and the sample's noise are the table's own, so every entry is ranked against the others."""
+    and the sample's noise are the table's own, so every entry is ranked against the others;
+    ``noise`` overrides the allowance for a constant whose only work is to stop them."""
     fewest = min(silently_wrong(entry, calibrated) for entry in table)
-    noise = silent_noise(table, calibrated)
+    noise = silent_noise(table, calibrated) if noise is None else noise
     return lambda entry: rank(entry, calibrated, fewest, noise)
 
 

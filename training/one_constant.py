@@ -3,11 +3,12 @@
 The choosers of a single constant (``choose_lean.py``, ``choose_closer_look.py``,
 ``choose_seen_twice.py``) score every candidate on the same rolls and rank them by
 ``choose_thresholds.py``'s rule for the constant's mode: silently wrong rolls within the
-sample's noise of the fewest any candidate reaches, then the most dice right less three times
-the dice misread and invented, then the fewest refused readable rolls; remaining ties go to the
-value that changes the reader least (``Constant.safer``). They write the choice as a result file
-of benchmarks/result_file.py's shape, which ``tests/vision/test_constants.py`` holds the shipped
-constant to. Test splits and the qwixx-rendered sets are never read here.
+sample's noise of the fewest any candidate reaches (or within the constant's own allowance),
+then the most dice right less three times the dice misread and invented, then the fewest
+refused readable rolls; remaining ties go to the value that changes the reader least
+(``Constant.safer``). They write the choice as a result file of benchmarks/result_file.py's
+shape, which ``tests/vision/test_constants.py`` holds the shipped constant to. Test splits and
+the qwixx-rendered sets are never read here.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from pi_reader.vision.scoring import FrameScore, score_frame
 from pi_reader.vision.stages import default_stages
 from training.choose_thresholds import (
     FIGURES,
+    RULE_AFTER_SILENT,
     RULES,
     Row,
     calibration_of,
@@ -63,10 +65,22 @@ class Constant:
     calibrated: bool = True  # whose rule chooses: the calibrated mode's or the generic one's
     shared_sets: tuple[str, ...] = ()  # shared sets read besides the generated ones given
     safer: Literal["smaller", "larger"] = "smaller"  # ties go to the value changing least
+    # Silently wrong rolls allowed above the fewest; None: the mode's (its sample's noise).
+    silent_allowance: int | None = None
 
     @property
     def mode(self) -> str:
         return "calibrated" if self.calibrated else "generic"
+
+    @property
+    def rule(self) -> str:
+        """The rule that chooses it, in words."""
+        if self.silent_allowance is None:
+            return RULES[self.mode]
+        allowed = (f"at most {self.silent_allowance} above the fewest"
+                   if self.silent_allowance else "the fewest")
+        return (f"silently wrong {self.mode} validation rolls {allowed} any candidate reaches, "
+                + RULE_AFTER_SILENT.format(mode=self.mode))
 
 
 def entry(constant: Constant, value: float, sets: dict[str, dict[str, float]]) -> dict[str, Any]:
@@ -78,7 +92,7 @@ def entry(constant: Constant, value: float, sets: dict[str, dict[str, float]]) -
 
 def choose(constant: Constant, entries: list[dict[str, Any]]) -> dict[str, Any]:
     """The entry the mode's rule ranks first, ties going to the safer value."""
-    order = rule_order(entries, constant.calibrated)
+    order = rule_order(entries, constant.calibrated, constant.silent_allowance)
     sign = 1 if constant.safer == "smaller" else -1
     return min(entries, key=lambda e: (order(e), sign * e[constant.knob]))
 
@@ -98,7 +112,7 @@ def result(constant: Constant, entries: list[dict[str, Any]], chosen: dict[str, 
            ) -> dict[str, Any]:
     """The choice as a result file (benchmarks/result_file.py's shape)."""
     names = list(chosen["sets"])
-    knob, rule = constant.knob, RULES[constant.mode]
+    knob, rule = constant.knob, constant.rule
     return {
         "benchmark": constant.benchmark,
         "title": constant.title,
