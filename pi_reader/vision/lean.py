@@ -42,11 +42,12 @@ OUTPUTS = 9  # the top face's four corners (x, y in patch sides from its centre)
 # the mean over all its turns. One look at a die pressed against another takes the neighbour's
 # side face for the die's own now and then (7 of 230 flat validation dice gauged 11 degrees or
 # more); the turns seldom agree on that, while a cocked die leans in every turn. Under
-# SURE_FLAT_DEG, half the least cut training/choose_lean.py tries, the other turns bring
-# few validation dice up to a cut, and none that leans: with the gauge before dr9lean, of the 1520
-# found dr2val dice under 3 degrees in one look 2 average the cut (6) or more over the four
-# turns, both flat, at most 7.6; under 4 degrees 4 of 1531 do, one of them cocked (with the
-# first gauge no die under 4 averaged more than 3.8).
+# SURE_FLAT_DEG, below the least cut training/choose_lean.py tries, the other turns bring few
+# validation dice up to a cut, and none that leans: with the averaged gauge, of the 827 found
+# dr2-v5fix dice under 3 degrees in one look 8 average 4 degrees or more over the four turns, 5
+# average 5 or more, all flat (at most 7.4); under 2 degrees 6 of 812 reach 4. With the gauge
+# before dr9lean, of 1520 found dr2val dice under 3 degrees 2 averaged 6 or more, both flat;
+# under 4 degrees 4 of 1531 did, one of them cocked.
 SURE_FLAT_DEG = 3.0
 CLOSER_TURNS = (1, 2, 3)
 
