@@ -271,11 +271,19 @@ def calibrate(frame: np.ndarray, stages: Stages | None = None, *,
 
     Raises CalibrationError saying why: not exactly six dice found, or dice that cannot be named
     as two whites plus red, yellow, green and blue (ClippedFaces when the lamp clipped faces
-    too). A coloured die's colour is learnt from its rim when the lamp clips its top face, so
-    such a frame calibrates; a caller that can lower the exposure (live calibration) passes
-    ``refuse_clipped_faces`` to be told (ClippedFaces), since the die's pips would be lost in
-    every roll where it lies in the same light.
+    too), or ClippedFaces for a frame the lamp clips white almost wholly (a tray already clipped
+    leaves the reads' overexposure check nothing to see). A coloured die's colour is learnt from
+    its rim when the lamp clips its top face, so such a frame calibrates; a caller that can
+    lower the exposure (live calibration) passes ``refuse_clipped_faces`` to be told
+    (ClippedFaces), since the die's pips would be lost in every roll where it lies in the same
+    light.
     """
+    clipped = quality.clipped_share(frame)
+    if clipped > quality.MAX_CALIBRATION_CLIPPED:
+        raise ClippedFaces(
+            f"the frame is overexposed: {clipped:.0%} of it is clipped white, so an overexposed "
+            "roll could not be told from this tray; lower the exposure or move the lamp and "
+            "calibrate again")
     stages = stages or default_stages(calibrated=True)
     dice = _calibration_dice(found_dice(frame, stages, calibrating=True))
     if len(dice) != EXPECTED_DICE:

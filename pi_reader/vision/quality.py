@@ -48,6 +48,9 @@ BLOWN_FRAME_FRACTION = 0.5
 # With a calibration: this share of the tray newly clipped white means overexposed. The own rolls
 # of the 75 dr2val validation scenes clip at most 2.3 % of the tray since calibration.
 NEWLY_CLIPPED_TRAY = 0.3
+# A calibration frame clipped white over this share leaves less of the tray than
+# NEWLY_CLIPPED_TRAY to clip: no overexposed roll could be told from it, so it is refused.
+MAX_CALIBRATION_CLIPPED = 1.0 - NEWLY_CLIPPED_TRAY
 # A die whose middle (this fraction of its box across) is clipped white over WASHED_OUT_SHARE
 # shows no pips there: light pips on a clipped face are lost, and so is the face's colour. A
 # face's corner pips lie about 0.24 of the box from its centre, inside the middle half, so a
@@ -69,6 +72,13 @@ def brightness_level(frame: np.ndarray) -> float:
     histogram = cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel()
     cumulative = np.cumsum(histogram) / max(float(histogram.sum()), 1.0)
     return float(np.searchsorted(cumulative, DARK_PERCENTILE / 100.0))
+
+
+def clipped_share(frame: np.ndarray) -> float:
+    """The share of the frame clipped white in all three channels, on a grid of about 340
+    points along the long side (at least every other pixel)."""
+    step = max(2, max(frame.shape[:2]) // 340)
+    return blown_fraction(frame[::step, ::step])
 
 
 def blown_fraction(patch: np.ndarray) -> float:
@@ -187,8 +197,7 @@ def assess(
         overexposed = False  # only white dice: their clipping is normal (see above)
         detail = ""
     else:
-        step = max(2, max(frame.shape[:2]) // 340)
-        clipped = blown_fraction(frame[::step, ::step])
+        clipped = clipped_share(frame)
         overexposed = clipped >= BLOWN_FRAME_FRACTION
         detail = f"{clipped:.0%} of the frame is clipped white"
     if not overexposed and tray is not None:

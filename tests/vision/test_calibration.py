@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pi_reader.vision import calibration as cal
-from pi_reader.vision import detector
+from pi_reader.vision import detector, quality
 from pi_reader.vision.calibration import Calibration, CalibrationError, CameraSettings, calibrate
 from pi_reader.vision.detector import Box
 from pi_reader.vision.faces import FaceReading
@@ -79,6 +79,27 @@ def test_a_refused_calibration_names_the_light_when_it_is_the_cause(datasets_dir
     blown = np.clip(pixels(frame).astype(np.float32) * 3.0, 0, 255).astype(np.uint8)
     with pytest.raises(CalibrationError, match=r"overexposed.*lower the exposure"):
         calibrate(blown)
+
+
+def test_a_frame_clipped_white_almost_wholly_is_refused_for_live_calibration_to_lower_exposure():
+    # quality.MAX_CALIBRATION_CLIPPED: past it less of the tray than the reads' overexposure
+    # check looks for (NEWLY_CLIPPED_TRAY) is left to clip; the dice are not even looked for.
+    frame = np.full((480, 640, 3), 255, np.uint8)
+    frame[:, : round(640 * 0.25)] = 90  # 75 % clipped
+    with pytest.raises(cal.ClippedFaces, match=r"overexposed: 75% of it is clipped white"):
+        calibrate(frame, label_stages([]))
+
+
+def test_a_frame_clipped_white_over_less_than_that_is_not_refused_for_it():
+    frame = np.full((480, 640, 3), 255, np.uint8)
+    frame[:, : round(640 * 0.35)] = 90  # 65 % clipped: the dice are looked for (none here)
+    with pytest.raises(CalibrationError, match="found 0 dice") as error:
+        calibrate(frame, label_stages([]))
+    assert not isinstance(error.value, cal.ClippedFaces)
+
+
+def test_the_most_a_calibration_may_be_clipped_leaves_the_overexposure_check_its_share():
+    assert pytest.approx(1.0 - quality.NEWLY_CLIPPED_TRAY) == quality.MAX_CALIBRATION_CLIPPED
 
 
 def test_calibration_leaves_out_what_the_classifier_says_is_no_die(datasets_dir):
