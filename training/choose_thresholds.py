@@ -342,13 +342,13 @@ def rank(entry: dict[str, Any], calibrated: bool, fewest_silently_wrong: int, no
             -entry["peak_threshold"], -entry.get("doubt_from_every_turn", False))
 
 
-def rule_order(table: list[dict[str, Any]], calibrated: bool, noise: int | None = None
+def rule_order(table: list[dict[str, Any]], calibrated: bool, allowance: int | None = None
                ) -> Callable[[dict[str, Any]], tuple[float, ...]]:
     """The mode's rule as a sort key over ``table``'s entries: the fewest silently wrong rolls
     and the sample's noise are the table's own, so every entry is ranked against the others;
-    ``noise`` overrides the allowance for a constant whose only work is to stop them."""
+    ``allowance`` replaces the noise's for a constant whose only work is to stop them."""
     fewest = min(silently_wrong(entry, calibrated) for entry in table)
-    noise = silent_noise(table, calibrated) if noise is None else noise
+    noise = silent_noise(table, calibrated) if allowance is None else allowance
     return lambda entry: rank(entry, calibrated, fewest, noise)
 
 

@@ -77,10 +77,10 @@ class Constant:
         """The rule that chooses it, in words."""
         if self.silent_allowance is None:
             return RULES[self.mode]
-        allowed = (f"at most {self.silent_allowance} above the fewest"
-                   if self.silent_allowance else "the fewest")
-        return (f"silently wrong {self.mode} validation rolls {allowed} any candidate reaches, "
-                + RULE_AFTER_SILENT.format(mode=self.mode))
+        rolls = f"silently wrong {self.mode} validation rolls"
+        first = (f"{rolls} at most {self.silent_allowance} above the fewest"
+                 if self.silent_allowance else f"the fewest {rolls}")
+        return f"{first} any candidate reaches, " + RULE_AFTER_SILENT.format(mode=self.mode)
 
 
 def entry(constant: Constant, value: float, sets: dict[str, dict[str, float]]) -> dict[str, Any]:

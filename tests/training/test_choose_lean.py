@@ -45,4 +45,4 @@ def test_the_result_states_the_rule_without_the_allowance():
     entries = [candidate(4.0, figures(0.9)), candidate(5.0, figures(0.95))]
     result = one_constant.result(choose_lean.COCKED_LEAN, entries, choose(entries))
     assert result["figures"]["rule"].startswith(
-        "silently wrong calibrated validation rolls the fewest any candidate reaches, then")
+        "the fewest silently wrong calibrated validation rolls any candidate reaches, then")
