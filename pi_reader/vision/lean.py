@@ -10,7 +10,9 @@ its top face and to say how far it leans; so it learns the top face's outline fr
 dice rather than the look of a few hundred cocked ones. A die that leans at first sight is
 gauged again from the other quarter turns of its patch (see :data:`SURE_FLAT_DEG`).
 
-Shipped as ``models/lean-gauge.onnx`` beside its model card.
+Shipped as ``models/lean-gauge.onnx`` beside its model card: one file answering the mean of two
+gauges taught alike on different shares of the dice (``training/average_gauges.py``), which err
+on different flat dice of a huddle; the reader runs it as one network.
 """
 
 from __future__ import annotations
