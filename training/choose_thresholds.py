@@ -263,13 +263,21 @@ def refused_calibration(frame: LabelledFrame) -> FrameScore:
 
 
 def figures(scores: list[FrameScore]) -> dict[str, float]:
-    """The rule's figures (FIGURES and the phantoms) of a set's scored frames."""
+    """The rule's figures (FIGURES and the phantoms) of a set's scored frames.
+
+    A value given to a face no one can read is a misread, as ``replay`` counts it (issue 13):
+    such a guess is safe only when something else refuses its roll, so a candidate that guesses
+    more must rank lower even where no roll comes through wrong. The rates are of the readable
+    dice, the value figures' own count."""
     scored = [s for s in scores if s.scored]
     readable = [s for s in scored if s.fully_readable]
     labels = [(label, die) for s in scored for label, die in s.pairs if label.value is not None]
     dice = sum(1 for s in scored for label in s.labels if label.value is not None)
     right = sum(1 for label, die in labels if die_right(label, die))
-    misread = sum(1 for label, die in labels if die.value is not None and die.value != label.value)
+    guessed = sum(1 for s in scored for label, die in s.pairs
+                  if label.unreadable is not None and die.value is not None)
+    misread = guessed + sum(1 for label, die in labels
+                            if die.value is not None and die.value != label.value)
     return {
         "rolls": len(scored),
         "dice_right": round(right / max(dice, 1), 4),

@@ -13,8 +13,10 @@ from pi_reader.vision.calibration import Calibration
 from pi_reader.vision.detector import Detection
 from pi_reader.vision.faces import FaceReading
 from pi_reader.vision.lean import Lean
-from pi_reader.vision.recorded import load_recorded_set
+from pi_reader.vision.recorded import LabelledDie, load_recorded_set
+from pi_reader.vision.scoring import FrameScore
 from pi_reader.vision.stages import Stages
+from pi_reader.vision.types import DieReading
 from training import choose_thresholds as choose
 from training.candidates import networks_folder
 
@@ -72,6 +74,28 @@ def test_a_silently_wrong_roll_beyond_the_noise_outweighs_every_die_right():
                                                                        rolls=120))
     assert choose.choose([within, quiet], calibrated=True) is within
     assert choose.choose([within, quiet], calibrated=False) is within
+
+
+def scored_roll(*dice: tuple[LabelledDie, int | None], problem: str | None = None
+                ) -> FrameScore:
+    """A roll whose labelled dice were read as the given values (None: declined)."""
+    box = (0.0, 0.0, 10.0, 10.0)
+    pairs = tuple((label, DieReading(label.colour or "white", value, box, (5.0, 5.0), 0.9))
+                  for label, value in dice)
+    return FrameScore("roll.jpg", pairs, (), (), (problem,) if problem else (), 0.0)
+
+
+def test_a_value_given_to_a_face_no_one_can_read_is_a_misread_even_in_a_refused_roll():
+    box = (0.0, 0.0, 10.0, 10.0)
+    readable = LabelledDie("white", 4, box)
+    cocked = LabelledDie("green", None, box, unreadable="cocked: leaning 28 degrees")
+    guessed = choose.figures([scored_roll((readable, 4), (cocked, 6), problem="a die is cocked")])
+    declined = choose.figures([scored_roll((readable, 4), (cocked, None),
+                                           problem="a die is cocked")])
+    assert guessed["misread_rate"] == 1.0  # of the one readable die: the rates' own count
+    assert declined["misread_rate"] == 0.0
+    assert guessed["dice_right"] == declined["dice_right"] == 1.0
+    assert guessed["silently_wrong_rolls"] == declined["silently_wrong_rolls"] == 0
 
 
 def test_a_mode_without_validation_sets_says_so():
